@@ -1,0 +1,168 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyMultipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  isResponseSerializationError,
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
+import findMyWay from 'find-my-way';
+import type { AppContext } from './context.js';
+import { registerAuthentication } from './lib/authenticate.js';
+import { HttpError } from './lib/errors.js';
+import { apiModules } from './modules/index.js';
+import { APP_VERSION } from './version.js';
+
+const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+/** Turns zod issue paths into the spec's `{ field: [messages] }`. */
+function validationErrors(
+  issues: { instancePath: string; message?: string; params?: { issue?: { path?: PropertyKey[] } } }[],
+  context: string,
+): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  for (const issue of issues) {
+    const pathParts = issue.params?.issue?.path?.map(String) ?? issue.instancePath.split('/').filter(Boolean);
+    const field = pathParts.length > 0 ? pathParts.join('.') : context === 'body' ? 'non_field_errors' : context;
+    errors[field] ??= [];
+    errors[field].push(issue.message ?? 'Invalid value.');
+  }
+  return errors;
+}
+
+/** Builds the HTTP app over a ready context. Tests call this with their own context; `main.ts` with the real one. */
+export async function buildApp(context: AppContext): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: context.logger,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2000 },
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('ctx', context);
+
+  // Every path pattern with the methods it answers, to tell 405 (known path, other method) from 404.
+  const knownPaths = findMyWay<findMyWay.HTTPVersion.V1>({ ignoreTrailingSlash: true, maxParamLength: 2000 });
+  const methodsByPattern = new Map<string, Set<string>>();
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api')) return;
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    let set = methodsByPattern.get(route.url);
+    if (!set) {
+      set = new Set();
+      methodsByPattern.set(route.url, set);
+      const pattern = route.url;
+      knownPaths.on('GET', pattern, () => {}, { pattern });
+    }
+    for (const method of methods) set.add(method);
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof HttpError) {
+      return reply.status(error.status).headers(error.headers).send({ errors: error.errors });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      return reply.status(400).send({ errors: validationErrors(error.validation, error.validationContext ?? 'body') });
+    }
+    if (isResponseSerializationError(error)) {
+      request.log.error({ err: error }, 'response did not match its schema');
+      return reply.status(500).send({ errors: 'Internal server error.' });
+    }
+    const status = error.statusCode ?? 500;
+    if (status === 413 || error.code === 'FST_REQ_FILE_TOO_LARGE' || error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return reply.status(413).send({ errors: 'The request body is too large.' });
+    }
+    if (status === 415 || error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      return reply.status(415).send({ errors: `Unsupported media type "${request.headers['content-type'] ?? ''}".` });
+    }
+    if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+      return reply.status(400).send({ errors: 'The request body is not valid JSON.' });
+    }
+    if (error.code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') {
+      return reply.status(415).send({ errors: 'This call expects multipart/form-data.' });
+    }
+    if (status >= 400 && status < 500) {
+      return reply.status(status).send({ errors: error.message });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send({ errors: 'Internal server error.' });
+  });
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Video Analysis API',
+        version: APP_VERSION,
+        description:
+          'Projects, subjects, videos, analyses. Authenticate with `Authorization: Bearer {access}` from `POST /api/auth/login/`. ' +
+          'Errors are `{"errors": "message"}` or `{"errors": {"field": ["message"]}}`.',
+      },
+      components: {
+        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      },
+      security: [{ bearerAuth: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  await app.register(fastifyMultipart, {
+    limits: { fileSize: context.config.maxUploadBytes, files: 1, fields: 20, fieldSize: 64 * 1024 },
+    throwFileSizeLimit: true,
+  });
+  registerAuthentication(app);
+
+  await app.register(
+    async (api) => {
+      for (const module of apiModules) await api.register(module);
+      api.get('/schema/', { schema: { hide: true } }, async () => api.swagger());
+    },
+    { prefix: '/api' },
+  );
+
+  const webDist = context.config.webDistDir;
+  if (webDist && existsSync(path.join(webDist, 'index.html'))) {
+    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false, maxAge: '1y', immutable: true });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const pathname = request.url.split('?')[0] ?? '/';
+    if (pathname === '/api' || pathname.startsWith('/api/')) {
+      const match = knownPaths.find('GET', pathname);
+      const pattern = (match?.store as { pattern?: string } | undefined)?.pattern;
+      const allowed = pattern ? methodsByPattern.get(pattern) : undefined;
+      if (allowed && !allowed.has(request.method)) {
+        const allow = HTTP_METHODS.filter((m) => allowed.has(m)).join(', ');
+        return reply
+          .status(405)
+          .header('allow', allow)
+          .send({ errors: `Method "${request.method}" not allowed.` });
+      }
+      return reply.status(404).send({ errors: 'Not found.' });
+    }
+    // Any other GET is a client-side route of the SPA.
+    if (
+      webDist &&
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      existsSync(path.join(webDist, 'index.html'))
+    ) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html', webDist);
+    }
+    return reply.status(404).send({ errors: 'Not found.' });
+  });
+
+  return app;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+  }
+}

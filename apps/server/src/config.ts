@@ -1,0 +1,79 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** Every setting the server reads, all from environment variables (see README "Configuration"). */
+export interface AppConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  publicUrl: string;
+  databaseUrl: string | undefined;
+  s3:
+    | { endpoint: string | undefined; region: string; bucket: string; accessKeyId?: string; secretAccessKey?: string }
+    | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  maxUploadBytes: number;
+  jwtSecret: string;
+  logLevel: string;
+  supportEmail: string;
+  docsUrl: string;
+  /** Serve the built SPA from this directory when it exists. */
+  webDistDir: string | undefined;
+  /** Run job workers inside this process. */
+  runWorkers: boolean;
+  /** Accept HTTP requests (false for `npm run worker`). */
+  runHttp: boolean;
+}
+
+const GIB = 1024 ** 3;
+
+function readOrCreateSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+function positiveInt(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  return value;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
+  const port = positiveInt('PORT', env.PORT, 8000);
+  const dataDir = path.resolve(overrides.dataDir ?? env.DATA_DIR ?? './data');
+  mkdirSync(dataDir, { recursive: true });
+  const s3Bucket = env.S3_BUCKET;
+  return {
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    dataDir,
+    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    databaseUrl: env.DATABASE_URL || undefined,
+    s3: s3Bucket
+      ? {
+          endpoint: env.S3_ENDPOINT || undefined,
+          region: env.S3_REGION || 'us-east-1',
+          bucket: s3Bucket,
+          accessKeyId: env.S3_ACCESS_KEY_ID || undefined,
+          secretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
+        }
+      : undefined,
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM || 'Video Analysis <no-reply@localhost>',
+    maxUploadBytes: positiveInt('MAX_UPLOAD_BYTES', env.MAX_UPLOAD_BYTES, 20 * GIB),
+    jwtSecret: env.JWT_SECRET || readOrCreateSecret(dataDir),
+    logLevel: env.LOG_LEVEL || 'info',
+    supportEmail: env.SUPPORT_EMAIL || 'support@localhost',
+    docsUrl: env.DOCS_URL || '/api/docs/',
+    webDistDir: undefined,
+    runWorkers: true,
+    runHttp: true,
+    ...overrides,
+  };
+}

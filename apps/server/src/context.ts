@@ -1,0 +1,54 @@
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Mailer } from './adapters/mail/mailer.js';
+import { OutboxMailer } from './adapters/mail/outbox-mailer.js';
+import { LocalStorage } from './adapters/storage/local-storage.js';
+import type { Storage } from './adapters/storage/storage.js';
+import type { AppConfig } from './config.js';
+import { type Database, type DatabaseHandle, openDatabase } from './db/client.js';
+import { JobQueue } from './jobs/job-queue.js';
+import { jobDefinitions } from './jobs/job-registry.js';
+import { TokenService } from './lib/tokens.js';
+
+/** Everything a route, service or job handler needs, built once from configuration at start. */
+export interface AppContext {
+  config: AppConfig;
+  logger: FastifyBaseLogger;
+  database: DatabaseHandle;
+  db: Database;
+  storage: Storage;
+  mailer: Mailer;
+  tokens: TokenService;
+  jobs: JobQueue<AppContext>;
+}
+
+/** Picks the adapters that the configuration asks for; the same code path for every deployment shape. */
+export async function createContext(
+  config: AppConfig,
+  logger: FastifyBaseLogger,
+  options: { database?: DatabaseHandle } = {},
+): Promise<AppContext> {
+  const database =
+    options.database ??
+    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, 'db') }));
+  await database.migrate();
+  const storage: Storage = new LocalStorage(path.join(config.dataDir, 'files'));
+  const mailer: Mailer = new OutboxMailer(path.join(config.dataDir, 'outbox'), config.mailFrom, logger);
+  const jobs = JobQueue.open<AppContext>(database, jobDefinitions, logger);
+  return {
+    config,
+    logger,
+    database,
+    db: database.db,
+    storage,
+    mailer,
+    tokens: new TokenService(config.jwtSecret),
+    jobs,
+  };
+}
+
+export async function closeContext(context: AppContext): Promise<void> {
+  await context.jobs.stop();
+  await context.mailer.close();
+  await context.database.close();
+}

@@ -1,0 +1,81 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
+import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import * as schema from './schema.js';
+
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+/** The database plus what pg-boss needs to share it. */
+export interface DatabaseHandle {
+  db: Database;
+  kind: 'pglite' | 'postgres';
+  /** Set for the embedded database: pg-boss runs on the same PGlite instance. */
+  pglite?: PGlite;
+  /** Set for PostgreSQL: pg-boss opens its own small pool on the same database. */
+  connectionString?: string;
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Works from src/ (tsx, tests) and from dist/ (built): both sit one level below the app folder. */
+export function migrationsFolder(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  for (const candidate of [path.resolve(here, '../../drizzle'), path.resolve(here, '../drizzle')]) {
+    if (existsSync(path.join(candidate, 'meta/_journal.json'))) return candidate;
+  }
+  throw new Error('Database migrations folder not found');
+}
+
+/** Embedded PGlite in `dataDir` (or in memory when dataDir is undefined), or PostgreSQL at `databaseUrl`. */
+export async function openDatabase(options: {
+  databaseUrl?: string;
+  dataDir?: string;
+  /** A PGlite data dump to start from (tests start from a migrated snapshot). */
+  loadDataDir?: Blob;
+}): Promise<DatabaseHandle> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const db = drizzleNodePg(pool, { schema }) as unknown as Database;
+    return {
+      db,
+      kind: 'postgres',
+      connectionString: options.databaseUrl,
+      async migrate() {
+        // Several servers may start at once in the scaled shape: one migrates, the others wait.
+        const client = await pool.connect();
+        try {
+          await client.query('SELECT pg_advisory_lock(727274)');
+          await migrateNodePg(drizzleNodePg(client, { schema }), { migrationsFolder: migrationsFolder() });
+        } finally {
+          await client.query('SELECT pg_advisory_unlock(727274)').catch(() => {});
+          client.release();
+        }
+      },
+      close: () => pool.end(),
+    };
+  }
+  const pglite = new PGlite(options.dataDir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
+  await pglite.waitReady;
+  const db = drizzlePglite(pglite, { schema }) as unknown as Database;
+  return {
+    db,
+    kind: 'pglite',
+    pglite,
+    async migrate() {
+      await migratePglite(drizzlePglite(pglite, { schema }), { migrationsFolder: migrationsFolder() });
+    },
+    close: () => pglite.close(),
+  };
+}
+
+export async function pingDatabase(db: Database): Promise<void> {
+  await db.execute(sql`select 1`);
+}

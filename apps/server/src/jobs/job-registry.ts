@@ -1,0 +1,6 @@
+import type { AppContext } from '../context.js';
+import { deletePendingFilesJob } from '../modules/files/file-deletion.js';
+import type { AnyJobDefinition } from './job-queue.js';
+
+/** Every background job the app runs. A worker process starts one consumer per entry. */
+export const jobDefinitions: AnyJobDefinition<AppContext>[] = [deletePendingFilesJob];

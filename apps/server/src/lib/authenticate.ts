@@ -1,0 +1,53 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { users } from '../db/schema.js';
+import { unauthorized } from './errors.js';
+
+export type UserRow = typeof users.$inferSelect;
+
+/** Reads the bearer token, if any. */
+export function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const [scheme, token] = header.split(' ');
+  return scheme?.toLowerCase() === 'bearer' && token ? token : undefined;
+}
+
+/**
+ * `preHandler: app.authenticate` makes a route require a valid access token and sets `request.user`.
+ * A token issued before the last password change no longer counts.
+ */
+export function registerAuthentication(app: FastifyInstance) {
+  app.decorateRequest('user', null);
+  app.decorate('authenticate', async (request: FastifyRequest) => {
+    const token = bearerToken(request);
+    if (!token) throw unauthorized();
+    const claims = await app.ctx.tokens.verify(token, 'access');
+    if (!claims) throw unauthorized('Given token not valid for any token type');
+    const [user] = await app.ctx.db
+      .select()
+      .from(users)
+      .where(eq(users.id, Number(claims.sub)))
+      .limit(1);
+    if (!user) throw unauthorized('User not found.');
+    if (user.passwordChangedAt && claims.iat < Math.floor(user.passwordChangedAt.getTime() / 1000)) {
+      throw unauthorized('Given token not valid for any token type');
+    }
+    request.user = user;
+  });
+}
+
+/** The signed-in user of a route guarded by `app.authenticate`. */
+export function currentUser(request: FastifyRequest): UserRow {
+  if (!request.user) throw unauthorized();
+  return request.user;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    authenticate: (request: FastifyRequest) => Promise<void>;
+  }
+  interface FastifyRequest {
+    user: UserRow | null;
+  }
+}

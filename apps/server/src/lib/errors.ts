@@ -1,0 +1,27 @@
+/** The spec's error body: a message, or field → messages. */
+export type ErrorBody = { errors: string | Record<string, string[]> };
+
+/** Thrown anywhere below a route; the error handler turns it into `{ errors }` with `status`. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly errors: string | Record<string, string[]>,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(typeof errors === 'string' ? errors : Object.values(errors).flat().join(' '));
+  }
+}
+
+export const badRequest = (errors: string | Record<string, string[]>) => new HttpError(400, errors);
+export const fieldError = (field: string, message: string) => new HttpError(400, { [field]: [message] });
+export const unauthorized = (message = 'Authentication credentials were not provided.') => new HttpError(401, message);
+export const forbidden = (message = 'You do not have permission to perform this action.') =>
+  new HttpError(403, message);
+export const notFound = (message = 'Not found.') => new HttpError(404, message);
+export const conflict = (errors: string | Record<string, string[]>) => new HttpError(409, errors);
+export const payloadTooLarge = (message: string) => new HttpError(413, message);
+export const unsupportedMediaType = (message: string) => new HttpError(415, message);
+export const tooManyRequests = (retryAfterSeconds: number) =>
+  new HttpError(429, `Too many attempts. Try again in ${retryAfterSeconds} seconds.`, {
+    'retry-after': String(retryAfterSeconds),
+  });

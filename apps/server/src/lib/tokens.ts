@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+
+export const ACCESS_TOKEN_SECONDS = 5 * 60;
+export const REFRESH_TOKEN_SECONDS = 7 * 24 * 60 * 60;
+/** A `<video>` element re-requests ranges while it plays; one hour covers a long viewing session. */
+export const STREAM_TOKEN_SECONDS = 60 * 60;
+
+type TokenType = 'access' | 'refresh' | 'stream' | 'file';
+
+export interface TokenClaims {
+  sub: string;
+  typ: TokenType;
+  jti?: string;
+  /** What a stream/file token grants: a video uuid or a storage key. */
+  res?: string;
+  iat: number;
+  exp: number;
+}
+
+/** Signs and verifies every token the server hands out (HS256 with JWT_SECRET). */
+export class TokenService {
+  private readonly key: Uint8Array;
+
+  constructor(secret: string) {
+    this.key = new TextEncoder().encode(secret);
+  }
+
+  private sign(typ: TokenType, subject: string, seconds: number, extra: { jti?: string; res?: string } = {}) {
+    const jwt = new SignJWT({ typ, ...(extra.res ? { res: extra.res } : {}) })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(subject)
+      .setIssuedAt()
+      .setExpirationTime(`${seconds}s`);
+    if (extra.jti) jwt.setJti(extra.jti);
+    return jwt.sign(this.key);
+  }
+
+  signAccess(userId: number) {
+    return this.sign('access', String(userId), ACCESS_TOKEN_SECONDS, { jti: randomUUID() });
+  }
+
+  signRefresh(userId: number, jti: string) {
+    return this.sign('refresh', String(userId), REFRESH_TOKEN_SECONDS, { jti });
+  }
+
+  /** Lets a `<video>` element (which cannot send headers) stream one video as one user. */
+  signStream(userId: number, videoUuid: string, seconds = STREAM_TOKEN_SECONDS) {
+    return this.sign('stream', String(userId), seconds, { res: videoUuid });
+  }
+
+  /**
+   * Lets an `<img>` load one stored file (thumbnail, logo, avatar). The expiry is rounded up to the next
+   * whole day, so the same file gets the same URL all day long and the browser's cache keeps working.
+   */
+  signFile(key: string, minimumSeconds: number) {
+    const day = 24 * 60 * 60;
+    const exp = Math.ceil((Date.now() / 1000 + minimumSeconds) / day) * day;
+    return new SignJWT({ typ: 'file', res: key })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('file')
+      .setExpirationTime(exp)
+      .sign(this.key);
+  }
+
+  /** Returns the claims when the token is valid and of the expected type, else null. */
+  async verify(token: string, typ: TokenType): Promise<TokenClaims | null> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
+      if (payload.typ !== typ || typeof payload.sub !== 'string') return null;
+      return payload as unknown as TokenClaims;
+    } catch (error) {
+      if (error instanceof joseErrors.JOSEError) return null;
+      throw error;
+    }
+  }
+}

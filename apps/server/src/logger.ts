@@ -1,0 +1,23 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { pino } from 'pino';
+
+/** Hides signed `token=` query values (stream and file URLs) from request logs. */
+export function redactUrl(url: string): string {
+  return url.replace(/([?&](?:token|key|signature|X-Amz-Signature)=)[^&]*/gi, '$1[redacted]');
+}
+
+/** One JSON line per request and per job event; never a token, password or secret. */
+export function createLogger(level: string): FastifyBaseLogger {
+  return pino({
+    level,
+    redact: {
+      paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.password1', '*.password2', '*.token'],
+      censor: '[redacted]',
+    },
+    serializers: {
+      req(request: { method: string; url: string; ip?: string; id?: string }) {
+        return { method: request.method, url: redactUrl(request.url), remoteAddress: request.ip, id: request.id };
+      },
+    },
+  }) as FastifyBaseLogger;
+}

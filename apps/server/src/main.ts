@@ -1,0 +1,59 @@
+import { buildApp } from './app.js';
+import { loadConfig } from './config.js';
+import { closeContext, createContext } from './context.js';
+import { createLogger } from './logger.js';
+import { deletePendingFilesJob } from './modules/files/file-deletion.js';
+
+/**
+ * `node dist/main.js` serves the API (and the SPA when built) with job workers in the same process;
+ * `--worker` runs job workers only, for the scaled shape.
+ */
+async function main() {
+  const workerOnly = process.argv.includes('--worker');
+  const config = loadConfig(process.env, {
+    webDistDir: process.env.WEB_DIST_DIR,
+    runHttp: !workerOnly,
+    runWorkers: workerOnly || process.env.RUN_WORKERS !== 'false',
+  });
+  const logger = createLogger(config.logLevel);
+  const context = await createContext(config, logger);
+  await context.jobs.start(config.runWorkers ? context : undefined);
+  // Finish any file deletions a previous process could not complete.
+  await context.jobs.send(deletePendingFilesJob, {}, { singletonKey: 'startup' });
+
+  const app = config.runHttp ? await buildApp(context) : undefined;
+  if (app) {
+    await app.listen({ port: config.port, host: config.host });
+    logger.info({ url: config.publicUrl, data: config.dataDir, database: context.database.kind }, 'server ready');
+  } else {
+    logger.info('worker ready');
+  }
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: draining requests and jobs');
+    const force = setTimeout(() => {
+      logger.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, 60_000);
+    force.unref();
+    try {
+      await app?.close();
+      await closeContext(context);
+      logger.info('shutdown complete');
+      process.exit(0);
+    } catch (error) {
+      logger.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

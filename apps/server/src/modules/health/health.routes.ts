@@ -1,0 +1,41 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { pingDatabase } from '../../db/client.js';
+import { APP_VERSION } from '../../version.js';
+
+const healthSchema = z.object({
+  status: z.enum(['ok', 'degraded']),
+  version: z.string(),
+  database: z.object({ kind: z.enum(['pglite', 'postgres']), ok: z.boolean() }),
+  storage: z.enum(['local', 's3']),
+  mail: z.enum(['outbox', 'smtp']),
+});
+
+export default async function healthRoutes(app: FastifyInstance) {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/health/',
+    {
+      schema: {
+        tags: ['health'],
+        summary: 'Liveness and readiness: answers 200 when the database answers, 503 otherwise',
+        security: [],
+        response: { 200: healthSchema, 503: healthSchema },
+      },
+    },
+    async (_request, reply) => {
+      const { ctx } = app;
+      const ok = await pingDatabase(ctx.db).then(
+        () => true,
+        () => false,
+      );
+      return reply.status(ok ? 200 : 503).send({
+        status: ok ? 'ok' : 'degraded',
+        version: APP_VERSION,
+        database: { kind: ctx.database.kind, ok },
+        storage: ctx.storage.kind,
+        mail: ctx.mailer.kind,
+      });
+    },
+  );
+}

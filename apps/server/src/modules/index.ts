@@ -1,0 +1,5 @@
+import type { FastifyInstance } from 'fastify';
+import healthRoutes from './health/health.routes.js';
+
+/** Every feature's routes, mounted under /api. */
+export const apiModules: ((app: FastifyInstance) => Promise<void>)[] = [healthRoutes];

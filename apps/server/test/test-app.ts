@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../src/app.js';
+import { type AppConfig, loadConfig } from '../src/config.js';
+import { type AppContext, closeContext, createContext } from '../src/context.js';
+import { type DatabaseHandle, openDatabase } from '../src/db/client.js';
+import { createLogger } from '../src/logger.js';
+
+export interface TestApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+  dataDir: string;
+  /** Base URL when started with `listen: true` (real HTTP on a random port). */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** A fresh, empty database for one test file: PGlite from the snapshot, or a new PostgreSQL database. */
+async function freshDatabase(): Promise<{ database: DatabaseHandle; drop(): Promise<void> }> {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (adminUrl) {
+    const name = `test_${Date.now()}_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    const database = await openDatabase({ databaseUrl: url.toString() });
+    return {
+      database,
+      async drop() {
+        const client = new pg.Client({ connectionString: adminUrl });
+        await client.connect();
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await client.end();
+      },
+    };
+  }
+  const snapshot = process.env.PGLITE_SNAPSHOT;
+  const loadDataDir = snapshot ? new Blob([readFileSync(snapshot)]) : undefined;
+  return { database: await openDatabase({ loadDataDir }), drop: async () => {} };
+}
+
+/**
+ * The real app over a real database, real local storage and the outbox mailer, in a temp DATA_DIR.
+ * `workers: true` also runs the job workers in-process (as `npm start` does).
+ */
+export async function createTestApp(
+  options: { config?: Partial<AppConfig>; env?: NodeJS.ProcessEnv; workers?: boolean; listen?: boolean } = {},
+): Promise<TestApp> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vat-'));
+  const config = loadConfig(
+    { JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256', LOG_LEVEL: 'silent', ...options.env },
+    { dataDir, ...options.config },
+  );
+  const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
+  const { database, drop } = await freshDatabase();
+  const ctx = await createContext(config, logger, { database });
+  await ctx.jobs.start(options.workers ? ctx : undefined);
+  const app = await buildApp(ctx);
+  let url = '';
+  if (options.listen) url = await app.listen({ port: 0, host: '127.0.0.1' });
+  else await app.ready();
+  return {
+    app,
+    ctx,
+    dataDir,
+    url,
+    async close() {
+      await app.close();
+      await closeContext(ctx);
+      await drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
