@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import fileRoutes from './files/file.routes.js';
 import healthRoutes from './health/health.routes.js';
 
 /** Every feature's routes, mounted under /api. */
-export const apiModules: ((app: FastifyInstance) => Promise<void>)[] = [healthRoutes];
+export const apiModules: ((app: FastifyInstance) => Promise<void>)[] = [healthRoutes, fileRoutes];
