@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Mailer } from './adapters/mail/mailer.js';
 import { OutboxMailer } from './adapters/mail/outbox-mailer.js';
+import { SmtpMailer } from './adapters/mail/smtp-mailer.js';
 import { LocalStorage } from './adapters/storage/local-storage.js';
 import type { Storage } from './adapters/storage/storage.js';
 import type { AppConfig } from './config.js';
@@ -33,7 +34,9 @@ export async function createContext(
     (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, 'db') }));
   await database.migrate();
   const storage: Storage = new LocalStorage(path.join(config.dataDir, 'files'));
-  const mailer: Mailer = new OutboxMailer(path.join(config.dataDir, 'outbox'), config.mailFrom, logger);
+  const mailer: Mailer = config.smtpUrl
+    ? new SmtpMailer(config.smtpUrl, config.mailFrom, logger)
+    : new OutboxMailer(path.join(config.dataDir, 'outbox'), config.mailFrom, logger);
   const jobs = JobQueue.open<AppContext>(database, jobDefinitions, logger);
   return {
     config,
