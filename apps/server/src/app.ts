@@ -4,7 +4,13 @@ import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
   isResponseSerializationError,
@@ -20,6 +26,16 @@ import { apiModules } from './modules/index.js';
 import { APP_VERSION } from './version.js';
 
 const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+/** One log line per request, written when it completes (method, url without tokens, status, time). */
+class OneLinePerRequest extends LogController {
+  override incomingRequest() {}
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
+    const line = { req: request, res: reply, responseTime: Math.round(reply.elapsedTime * 10) / 10 };
+    if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    else reply.log.info(line, 'request');
+  }
+}
 
 /** Turns zod issue paths into the spec's `{ field: [messages] }`. */
 function validationErrors(
@@ -42,6 +58,7 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
     loggerInstance: context.logger,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2000 },
     trustProxy: true,
+    logController: new OneLinePerRequest(),
     bodyLimit: 1024 * 1024,
   });
   app.setValidatorCompiler(validatorCompiler);
@@ -87,6 +104,10 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
     }
     if (error.code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') {
       return reply.status(415).send({ errors: 'This call expects multipart/form-data.' });
+    }
+    // busboy reports a broken multipart body with plain errors.
+    if (!error.statusCode && /multipart|malformed part header|boundary/i.test(error.message)) {
+      return reply.status(400).send({ errors: 'The multipart body could not be read.' });
     }
     if (status >= 400 && status < 500) {
       return reply.status(status).send({ errors: error.message });

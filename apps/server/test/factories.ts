@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../src/context.js';
-import { users } from '../src/db/schema.js';
+import { memberships, users } from '../src/db/schema.js';
 import { hashPassword } from '../src/lib/passwords.js';
 
 export const DEFAULT_PASSWORD = 'correct horse battery staple';
@@ -34,4 +34,38 @@ export async function createUser(
     .returning();
   const token = await ctx.tokens.signAccess(row!.id);
   return { id: row!.id, email, password, token, headers: { authorization: `Bearer ${token}` } };
+}
+
+/** Gives `userId` a role in a project directly (invitations are tested on their own). */
+export async function addMember(
+  ctx: AppContext,
+  projectUuid: string,
+  userId: number,
+  role: 'owner' | 'admin' | 'member' | 'viewer',
+): Promise<void> {
+  await ctx.db.insert(memberships).values({ projectUuid, userId, role });
+}
+
+/** A tiny valid PNG (1×1), for logo and avatar uploads. */
+export const TINY_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/** A multipart body with one file part, for `app.inject`. */
+export function multipartFile(
+  field: string,
+  filename: string,
+  content: Buffer,
+  contentType = 'application/octet-stream',
+) {
+  const boundary = `----test${randomUUID().replace(/-/g, '')}`;
+  const payload = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${contentType}\r\n\r\n`,
+    ),
+    content,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }

@@ -1,6 +1,17 @@
 import type { FastifyInstance } from 'fastify';
+import authRoutes from './auth/auth.routes.js';
 import fileRoutes from './files/file.routes.js';
 import healthRoutes from './health/health.routes.js';
+import projectRoutes from './projects/project.routes.js';
+import subjectRoutes from './subjects/subject.routes.js';
+import userRoutes from './users/user.routes.js';
 
 /** Every feature's routes, mounted under /api. */
-export const apiModules: ((app: FastifyInstance) => Promise<void>)[] = [healthRoutes, fileRoutes];
+export const apiModules: ((app: FastifyInstance) => Promise<void>)[] = [
+  healthRoutes,
+  authRoutes,
+  userRoutes,
+  fileRoutes,
+  projectRoutes,
+  subjectRoutes,
+];

@@ -14,6 +14,22 @@ export async function scheduleFileDeletion(tx: Database, prefixes: string[]): Pr
   await tx.insert(pendingFileDeletions).values(prefixes.map((prefix) => ({ prefix })));
 }
 
+/**
+ * Deletes rows and their files as one unit: `remove` runs in a transaction together with recording the
+ * prefixes, and the files go right after the commit (or on a later retry if that fails).
+ */
+export async function deleteRowsAndFiles(
+  context: AppContext,
+  prefixes: string[],
+  remove: (tx: Database) => Promise<void>,
+): Promise<void> {
+  await context.db.transaction(async (tx) => {
+    await remove(tx as unknown as Database);
+    await scheduleFileDeletion(tx as unknown as Database, prefixes);
+  });
+  await deletePendingFiles(context);
+}
+
 /** Deletes every recorded prefix; failures stay recorded for the next run. */
 export async function deletePendingFiles(context: AppContext): Promise<number> {
   const pending = await context.db.select().from(pendingFileDeletions).orderBy(pendingFileDeletions.id).limit(500);

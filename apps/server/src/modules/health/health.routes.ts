@@ -12,7 +12,33 @@ const healthSchema = z.object({
   mail: z.enum(['outbox', 'smtp']),
 });
 
+const clientConfigSchema = z.object({
+  support_email: z.string(),
+  docs_url: z.string(),
+  billing_enabled: z.boolean(),
+  max_upload_bytes: z.number(),
+});
+
 export default async function healthRoutes(app: FastifyInstance) {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/config/',
+    {
+      schema: {
+        tags: ['health'],
+        summary: 'Public settings the web app shows: support address, docs link, upload limit, billing on/off',
+        security: [],
+        response: { 200: clientConfigSchema },
+      },
+    },
+    async () => ({
+      support_email: app.ctx.config.supportEmail,
+      docs_url: app.ctx.config.docsUrl,
+      // Billing (Stripe) arrives with the subscriptions feature; until then every project is active.
+      billing_enabled: false,
+      max_upload_bytes: app.ctx.config.maxUploadBytes,
+    }),
+  );
+
   app.withTypeProvider<ZodTypeProvider>().get(
     '/health/',
     {

@@ -1,0 +1,15 @@
+// Bundles the server's TypeScript into dist/ with esbuild (a second or two); npm packages stay external.
+import { build } from 'esbuild';
+
+await build({
+  entryPoints: ['src/main.ts'],
+  outdir: 'dist',
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  packages: 'external',
+  sourcemap: true,
+  logLevel: 'warning',
+});
+console.log('server built: apps/server/dist/main.js');

@@ -1,0 +1,162 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { requireProjectRole } from '../../lib/access.js';
+import { currentUser } from '../../lib/authenticate.js';
+import { readImageUpload } from '../../lib/image-upload.js';
+import { errorSchema, noContent, projectErrorResponses } from '../../lib/openapi.js';
+import { listQuerySchema, pageSchema } from '../../lib/pagination.js';
+import {
+  createProjectBody,
+  memberSchema,
+  patchProjectBody,
+  projectParams,
+  projectSchema,
+  updateProjectBody,
+} from './project.schemas.js';
+import * as service from './project.service.js';
+
+const tags = ['projects'];
+
+export default async function projectRoutes(app: FastifyInstance) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  api.addHook('preHandler', app.authenticate);
+
+  api.get(
+    '/projects/',
+    {
+      schema: {
+        tags,
+        summary: "The caller's projects",
+        description: 'Search matches the name; ordering: name, created_at, updated_at (prefix - to reverse).',
+        querystring: listQuerySchema,
+        response: { 200: pageSchema(projectSchema), 400: errorSchema, 401: errorSchema },
+      },
+    },
+    async (request) => service.listProjects(app.ctx, currentUser(request).id, request.query, request.url),
+  );
+
+  api.post(
+    '/projects/',
+    {
+      schema: {
+        tags,
+        summary: 'Create a project; the caller becomes its owner',
+        body: createProjectBody,
+        response: { 201: projectSchema, 400: errorSchema, 401: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      const project = await service.createProject(app.ctx, currentUser(request).id, request.body);
+      return reply.status(201).send(project);
+    },
+  );
+
+  api.get(
+    '/projects/:project_uuid/',
+    {
+      schema: {
+        tags,
+        summary: 'One project',
+        params: projectParams,
+        response: { 200: projectSchema, ...projectErrorResponses },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      await requireProjectRole(app.ctx, user.id, request.params.project_uuid, 'viewer');
+      return service.getProject(app.ctx, user.id, request.params.project_uuid);
+    },
+  );
+
+  api.put(
+    '/projects/:project_uuid/',
+    {
+      schema: {
+        tags,
+        summary: 'Replace name and metadata (owner or admin)',
+        params: projectParams,
+        body: updateProjectBody,
+        response: { 200: projectSchema, ...projectErrorResponses },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const { project } = await requireProjectRole(app.ctx, user.id, request.params.project_uuid, 'admin');
+      return service.updateProject(app.ctx, user.id, project, request.body);
+    },
+  );
+
+  api.patch(
+    '/projects/:project_uuid/',
+    {
+      schema: {
+        tags,
+        summary: 'Change some fields (owner or admin); metadata fields are merged',
+        params: projectParams,
+        body: patchProjectBody,
+        response: { 200: projectSchema, ...projectErrorResponses },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const { project } = await requireProjectRole(app.ctx, user.id, request.params.project_uuid, 'admin');
+      return service.updateProject(app.ctx, user.id, project, request.body);
+    },
+  );
+
+  api.delete(
+    '/projects/:project_uuid/',
+    {
+      schema: {
+        tags,
+        summary: 'Delete the project with its subjects, videos and files (owner only)',
+        params: projectParams,
+        response: { 204: noContent, ...projectErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      await requireProjectRole(app.ctx, user.id, request.params.project_uuid, 'owner');
+      await service.deleteProject(app.ctx, request.params.project_uuid);
+      return reply.status(204).send(null);
+    },
+  );
+
+  api.post(
+    '/projects/:project_uuid/upload_logo/',
+    {
+      schema: {
+        tags,
+        summary: 'Upload the project logo (multipart, field "logo"; PNG, JPEG, GIF or WebP up to 5 MB)',
+        params: projectParams,
+        consumes: ['multipart/form-data'],
+        response: { 200: projectSchema, ...projectErrorResponses, 413: errorSchema, 415: errorSchema },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const { project } = await requireProjectRole(app.ctx, user.id, request.params.project_uuid, 'admin');
+      const image = await readImageUpload(request, 'logo');
+      return service.replaceLogo(app.ctx, user.id, project, image);
+    },
+  );
+
+  api.get(
+    '/projects/:project_uuid/members/',
+    {
+      schema: {
+        tags,
+        summary: "The project's members and their roles",
+        description: 'Search matches e-mail and name; ordering: joined_at, email, role.',
+        params: projectParams,
+        querystring: listQuerySchema,
+        response: { 200: pageSchema(memberSchema), ...projectErrorResponses },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      await requireProjectRole(app.ctx, user.id, request.params.project_uuid, 'viewer');
+      return service.listMembers(app.ctx, request.params.project_uuid, request.query, request.url);
+    },
+  );
+}

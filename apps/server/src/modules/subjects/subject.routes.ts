@@ -1,0 +1,139 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { requireProjectRole } from '../../lib/access.js';
+import { currentUser } from '../../lib/authenticate.js';
+import { noContent, projectErrorResponses } from '../../lib/openapi.js';
+import { listQuerySchema, pageSchema } from '../../lib/pagination.js';
+import { getSubjectOrThrow } from './subject.lookup.js';
+import {
+  bulkDeleteBody,
+  createSubjectBody,
+  patchSubjectBody,
+  subjectListParams,
+  subjectParams,
+  subjectSchema,
+  updateSubjectBody,
+} from './subject.schemas.js';
+import * as service from './subject.service.js';
+
+const tags = ['subjects'];
+
+export default async function subjectRoutes(app: FastifyInstance) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  api.addHook('preHandler', app.authenticate);
+
+  api.get(
+    '/projects/:project_uuid/subjects/',
+    {
+      schema: {
+        tags,
+        summary: "The project's subjects",
+        description:
+          'Search matches name, group and notes; ordering: name, group, created_at, updated_at, video_count (prefix - to reverse).',
+        params: subjectListParams,
+        querystring: listQuerySchema,
+        response: { 200: pageSchema(subjectSchema), ...projectErrorResponses },
+      },
+    },
+    async (request) => {
+      await requireProjectRole(app.ctx, currentUser(request).id, request.params.project_uuid, 'viewer');
+      return service.listSubjects(app.ctx, request.params.project_uuid, request.query, request.url);
+    },
+  );
+
+  api.post(
+    '/projects/:project_uuid/subjects/',
+    {
+      schema: {
+        tags,
+        summary: 'Add a subject (member or above)',
+        params: subjectListParams,
+        body: createSubjectBody,
+        response: { 201: subjectSchema, ...projectErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      await requireProjectRole(app.ctx, currentUser(request).id, request.params.project_uuid, 'member');
+      return reply.status(201).send(await service.createSubject(app.ctx, request.params.project_uuid, request.body));
+    },
+  );
+
+  api.post(
+    '/projects/:project_uuid/subjects/bulk-delete/',
+    {
+      schema: {
+        tags,
+        summary: 'Delete several subjects with their videos and files; all or nothing (member or above)',
+        params: subjectListParams,
+        body: bulkDeleteBody,
+        response: { 204: noContent, ...projectErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      await requireProjectRole(app.ctx, currentUser(request).id, request.params.project_uuid, 'member');
+      await service.bulkDeleteSubjects(app.ctx, request.params.project_uuid, request.body.subject_uuids);
+      return reply.status(204).send(null);
+    },
+  );
+
+  api.get(
+    '/projects/:project_uuid/subjects/:subject_uuid/',
+    {
+      schema: {
+        tags,
+        summary: 'One subject',
+        params: subjectParams,
+        response: { 200: subjectSchema, ...projectErrorResponses },
+      },
+    },
+    async (request) => {
+      const { project_uuid, subject_uuid } = request.params;
+      await requireProjectRole(app.ctx, currentUser(request).id, project_uuid, 'viewer');
+      const subject = await getSubjectOrThrow(app.ctx, project_uuid, subject_uuid);
+      return service.getSubject(app.ctx, subject.subjectUuid);
+    },
+  );
+
+  for (const method of ['put', 'patch'] as const) {
+    api[method](
+      '/projects/:project_uuid/subjects/:subject_uuid/',
+      {
+        schema: {
+          tags,
+          summary:
+            method === 'put'
+              ? 'Replace a subject (member or above)'
+              : 'Change some fields of a subject (member or above)',
+          params: subjectParams,
+          body: method === 'put' ? updateSubjectBody : patchSubjectBody,
+          response: { 200: subjectSchema, ...projectErrorResponses },
+        },
+      },
+      async (request) => {
+        const { project_uuid, subject_uuid } = request.params;
+        await requireProjectRole(app.ctx, currentUser(request).id, project_uuid, 'member');
+        const subject = await getSubjectOrThrow(app.ctx, project_uuid, subject_uuid);
+        return service.updateSubject(app.ctx, subject, request.body);
+      },
+    );
+  }
+
+  api.delete(
+    '/projects/:project_uuid/subjects/:subject_uuid/',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a subject with its videos and files (member or above)',
+        params: subjectParams,
+        response: { 204: noContent, ...projectErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { project_uuid, subject_uuid } = request.params;
+      await requireProjectRole(app.ctx, currentUser(request).id, project_uuid, 'member');
+      const subject = await getSubjectOrThrow(app.ctx, project_uuid, subject_uuid);
+      await service.deleteSubject(app.ctx, subject);
+      return reply.status(204).send(null);
+    },
+  );
+}

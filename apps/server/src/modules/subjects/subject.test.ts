@@ -1,0 +1,156 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addMember, createUser, type TestUser } from '../../../test/factories.js';
+import { createTestApp, type TestApp } from '../../../test/test-app.js';
+import { pendingFileDeletions, subjects } from '../../db/schema.js';
+
+describe('subjects', () => {
+  let t: TestApp;
+  let owner: TestUser;
+  let viewer: TestUser;
+  let projectUuid: string;
+  let base: string;
+
+  const post = (user: TestUser, url: string, payload: unknown) =>
+    t.app.inject({ method: 'POST', url, headers: user.headers, payload: payload as object });
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    owner = await createUser(t.ctx);
+    viewer = await createUser(t.ctx);
+    projectUuid = (await post(owner, '/api/projects/', { name: 'Subjects' })).json().project_uuid;
+    await addMember(t.ctx, projectUuid, viewer.id, 'viewer');
+    base = `/api/projects/${projectUuid}/subjects/`;
+  });
+  afterAll(() => t.close());
+
+  it('creates a subject with group, notes and free metadata', async () => {
+    const response = await post(owner, base, {
+      name: 'M12',
+      group: 'control',
+      notes: 'left ear mark',
+      metadata: { sex: 'F', strain: 'C57BL/6J', weight_g: 21.5, implanted: true },
+    });
+    expect(response.statusCode).toBe(201);
+    expect(response.json()).toMatchObject({
+      project_uuid: projectUuid,
+      name: 'M12',
+      group: 'control',
+      notes: 'left ear mark',
+      metadata: { sex: 'F', strain: 'C57BL/6J', weight_g: 21.5, implanted: true },
+      video_count: 0,
+    });
+  });
+
+  it('validates names and metadata with field errors', async () => {
+    expect((await post(owner, base, { name: '' })).json()).toEqual({
+      errors: { name: ['This field may not be blank.'] },
+    });
+    expect((await post(owner, base, {})).json()).toEqual({ errors: { name: ['This field is required.'] } });
+    const duplicate = await post(owner, base, { name: 'm12' });
+    expect(duplicate.statusCode).toBe(400);
+    expect(duplicate.json()).toEqual({ errors: { name: ['A subject named "m12" already exists in this project.'] } });
+    const nested = await post(owner, base, { name: 'M13', metadata: { deep: { no: 1 } } });
+    expect(nested.statusCode).toBe(400);
+    expect(Object.keys(nested.json().errors)[0]).toMatch(/^metadata/);
+  });
+
+  it('lists with search, ordering and pagination', async () => {
+    for (const [name, group] of [
+      ['M1', 'treated'],
+      ['M2', 'control'],
+      ['R7', 'treated'],
+    ]) {
+      await post(owner, base, { name, group });
+    }
+    const all = await t.app.inject({ method: 'GET', url: base, headers: viewer.headers });
+    expect(all.json().count).toBe(4);
+    expect(all.json().results.map((s: { name: string }) => s.name)).toEqual(['M1', 'M12', 'M2', 'R7']);
+    const treated = await t.app.inject({
+      method: 'GET',
+      url: `${base}?search=treat&ordering=-name`,
+      headers: viewer.headers,
+    });
+    expect(treated.json().results.map((s: { name: string }) => s.name)).toEqual(['R7', 'M1']);
+    const page = await t.app.inject({ method: 'GET', url: `${base}?page=2&page_size=3`, headers: viewer.headers });
+    expect(page.json()).toMatchObject({ count: 4, next: null });
+    expect(page.json().results).toHaveLength(1);
+    expect(page.json().previous).toContain('page=1');
+    const byGroup = await t.app.inject({ method: 'GET', url: `${base}?ordering=group`, headers: viewer.headers });
+    expect(byGroup.json().results[0].group).toBe('control');
+  });
+
+  it('reads, replaces and patches a subject; another project’s subject is 404', async () => {
+    const created = (await post(owner, base, { name: 'P1', group: 'a', notes: 'n' })).json();
+    const url = `${base}${created.subject_uuid}/`;
+    expect((await t.app.inject({ method: 'GET', url, headers: viewer.headers })).json().name).toBe('P1');
+    const patched = await t.app.inject({ method: 'PATCH', url, headers: owner.headers, payload: { notes: 'changed' } });
+    expect(patched.json()).toMatchObject({ name: 'P1', group: 'a', notes: 'changed' });
+    const put = await t.app.inject({ method: 'PUT', url, headers: owner.headers, payload: { name: 'P2' } });
+    expect(put.json()).toMatchObject({ name: 'P2', group: '', notes: '' });
+    const rename = await t.app.inject({ method: 'PATCH', url, headers: owner.headers, payload: { name: 'M1' } });
+    expect(rename.statusCode).toBe(400);
+
+    const elsewhere = (await post(owner, '/api/projects/', { name: 'Elsewhere' })).json().project_uuid;
+    const crossed = await t.app.inject({
+      method: 'GET',
+      url: `/api/projects/${elsewhere}/subjects/${created.subject_uuid}/`,
+      headers: owner.headers,
+    });
+    expect(crossed.statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: `${base}nope/`, headers: owner.headers })).statusCode).toBe(404);
+  });
+
+  it('gives viewers read access only', async () => {
+    const created = await post(viewer, base, { name: 'V1' });
+    expect(created.statusCode).toBe(403);
+    expect(created.json()).toEqual({ errors: 'Viewers have read-only access to this project.' });
+  });
+
+  it('deletes a subject with its files', async () => {
+    const subject = (await post(owner, base, { name: 'D1' })).json();
+    const folder = path.join(
+      t.dataDir,
+      'files',
+      'projects',
+      projectUuid,
+      'subjects',
+      subject.subject_uuid,
+      'videos',
+      'v',
+    );
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(path.join(folder, 'original.mp4'), 'x');
+    const response = await t.app.inject({
+      method: 'DELETE',
+      url: `${base}${subject.subject_uuid}/`,
+      headers: owner.headers,
+    });
+    expect(response.statusCode).toBe(204);
+    expect(existsSync(path.dirname(folder))).toBe(false);
+    expect(await t.ctx.db.select().from(pendingFileDeletions)).toEqual([]);
+  });
+
+  it('bulk-deletes all listed subjects, or none when one is unknown', async () => {
+    const a = (await post(owner, base, { name: 'B1' })).json().subject_uuid;
+    const b = (await post(owner, base, { name: 'B2' })).json().subject_uuid;
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    const refused = await post(owner, `${base}bulk-delete/`, { subject_uuids: [a, unknown] });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().errors.subject_uuids[0]).toContain(unknown);
+    expect(await t.ctx.db.select().from(subjects).where(eq(subjects.subjectUuid, a))).toHaveLength(1);
+    expect((await post(owner, `${base}bulk-delete/`, { subject_uuids: [] })).statusCode).toBe(400);
+    expect((await post(viewer, `${base}bulk-delete/`, { subject_uuids: [a, b] })).statusCode).toBe(403);
+    const done = await post(owner, `${base}bulk-delete/`, { subject_uuids: [a, b] });
+    expect(done.statusCode).toBe(204);
+    expect(await t.ctx.db.select().from(subjects).where(eq(subjects.subjectUuid, b))).toHaveLength(0);
+  });
+
+  it('counts subjects on the project', async () => {
+    const project = await t.app.inject({ method: 'GET', url: `/api/projects/${projectUuid}/`, headers: owner.headers });
+    const list = await t.app.inject({ method: 'GET', url: `${base}?page_size=1`, headers: owner.headers });
+    expect(project.json().counts.subjects).toBe(list.json().count);
+  });
+});
