@@ -3,7 +3,11 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Mailer } from './adapters/mail/mailer.js';
 import { OutboxMailer } from './adapters/mail/outbox-mailer.js';
 import { SmtpMailer } from './adapters/mail/smtp-mailer.js';
+import { resolveMediaBinaries } from './adapters/media/binaries.js';
+import { FfmpegMedia } from './adapters/media/ffmpeg-media.js';
+import type { Media } from './adapters/media/media.js';
 import { LocalStorage } from './adapters/storage/local-storage.js';
+import { S3Storage } from './adapters/storage/s3-storage.js';
 import type { Storage } from './adapters/storage/storage.js';
 import type { AppConfig } from './config.js';
 import { type Database, type DatabaseHandle, openDatabase } from './db/client.js';
@@ -18,6 +22,7 @@ export interface AppContext {
   database: DatabaseHandle;
   db: Database;
   storage: Storage;
+  media: Media;
   mailer: Mailer;
   tokens: TokenService;
   jobs: JobQueue<AppContext>;
@@ -33,7 +38,10 @@ export async function createContext(
     options.database ??
     (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, 'db') }));
   await database.migrate();
-  const storage: Storage = new LocalStorage(path.join(config.dataDir, 'files'));
+  const storage: Storage = config.s3
+    ? new S3Storage({ ...config.s3, tmpDir: path.join(config.dataDir, 'tmp') })
+    : new LocalStorage(path.join(config.dataDir, 'files'));
+  const media: Media = new FfmpegMedia(resolveMediaBinaries(config.dataDir));
   const mailer: Mailer = config.smtpUrl
     ? new SmtpMailer(config.smtpUrl, config.mailFrom, logger)
     : new OutboxMailer(path.join(config.dataDir, 'outbox'), config.mailFrom, logger);
@@ -44,6 +52,7 @@ export async function createContext(
     database,
     db: database.db,
     storage,
+    media,
     mailer,
     tokens: new TokenService(config.jwtSecret),
     jobs,

@@ -1,0 +1,210 @@
+import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { AVI_FIXTURE, H264_FIXTURE, videoFixtures } from '../../../test/fixtures/videos.js';
+import { ensureExecutable, findOnPath, resolveMediaBinaries } from './binaries.js';
+import { describeProbeFailure, FfmpegMedia } from './ffmpeg-media.js';
+import {
+  needsPlaybackCopy,
+  type ProbeOutput,
+  parseProbe,
+  parseRational,
+  playbackCopyArgs,
+  thumbnailArgs,
+  thumbnailTime,
+  UnreadableVideoError,
+} from './media.js';
+import { runProcess } from './run-process.js';
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'media-test-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const videoStream = (extra: Partial<NonNullable<ProbeOutput['streams']>[number]> = {}) => ({
+  codec_type: 'video',
+  codec_name: 'h264',
+  width: 640,
+  height: 480,
+  avg_frame_rate: '30000/1001',
+  r_frame_rate: '30000/1001',
+  nb_frames: '300',
+  duration: '10.010000',
+  ...extra,
+});
+
+describe('parseProbe', () => {
+  it('reads exact rational frame rates and the container frame count', () => {
+    const facts = parseProbe(
+      { streams: [{ codec_type: 'audio', codec_name: 'aac' }, videoStream()], format: { format_name: 'mov,mp4' } },
+      1234,
+    );
+    expect(facts).toEqual({
+      durationS: 10.01,
+      fps: 30000 / 1001,
+      fpsRational: '30000/1001',
+      frameCount: 300,
+      width: 640,
+      height: 480,
+      codec: 'h264',
+      container: 'mov,mp4',
+      sizeBytes: 1234,
+    });
+  });
+
+  it('falls back to r_frame_rate, then computes frames from duration × fps when the container has no count', () => {
+    const facts = parseProbe(
+      {
+        streams: [
+          videoStream({ avg_frame_rate: '0/0', r_frame_rate: '25/1', nb_frames: undefined, duration: undefined }),
+        ],
+        format: { format_name: 'matroska,webm', duration: '4.000000' },
+      },
+      1,
+    );
+    expect(facts).toMatchObject({ fps: 25, fpsRational: '25', frameCount: 100, durationS: 4 });
+  });
+
+  it('rejects files without a usable video stream', () => {
+    expect(() => parseProbe({ streams: [{ codec_type: 'audio', codec_name: 'mp3' }] }, 1)).toThrow(
+      UnreadableVideoError,
+    );
+    const coverArt = videoStream({ disposition: { attached_pic: 1 } });
+    expect(() => parseProbe({ streams: [coverArt] }, 1)).toThrow(/no video stream/);
+    expect(() => parseProbe({ streams: [videoStream({ nb_frames: '0', duration: '0' })] }, 1)).toThrow(/no frames/);
+    expect(() => parseProbe({ streams: [videoStream({ avg_frame_rate: '0/0', r_frame_rate: 'N/A' })] }, 1)).toThrow(
+      /frame rate/,
+    );
+  });
+
+  it('parses rationals strictly', () => {
+    expect(parseRational('24000/1001')).toEqual({ num: 24000, den: 1001 });
+    expect(parseRational('15')).toEqual({ num: 15, den: 1 });
+    expect(parseRational('0/0')).toBeNull();
+    expect(parseRational('abc')).toBeNull();
+  });
+});
+
+describe('needsPlaybackCopy', () => {
+  it.each([
+    ['h264', 'mov,mp4,m4a,3gp,3g2,mj2', '.mp4', false],
+    ['h264', 'mov,mp4,m4a,3gp,3g2,mj2', '.mov', false],
+    ['vp9', 'matroska,webm', '.webm', false],
+    ['av1', 'mov,mp4,m4a,3gp,3g2,mj2', '.mp4', false],
+    ['mjpeg', 'avi', '.avi', true],
+    ['h264', 'avi', '.avi', true],
+    ['hevc', 'mov,mp4,m4a,3gp,3g2,mj2', '.mp4', true],
+    ['wmv2', 'asf', '.wmv', true],
+    ['flv1', 'flv', '.flv', true],
+    ['mpeg4', 'mov,mp4,m4a,3gp,3g2,mj2', '.mp4', true],
+    ['h264', 'matroska,webm', '.mkv', true],
+  ])('%s in %s (%s) → copy %s', (codec, container, ext, expected) => {
+    expect(needsPlaybackCopy({ codec, container }, ext)).toBe(expected);
+  });
+});
+
+describe('ffmpeg argument lists', () => {
+  it('keeps the source frame timing in the playback copy', () => {
+    const args = playbackCopyArgs('/in/a.avi', '/out/p.mp4', '30000/1001');
+    const valueOf = (flag: string) => args[args.indexOf(flag) + 1];
+    expect(valueOf('-c:v')).toBe('libx264');
+    expect(valueOf('-pix_fmt')).toBe('yuv420p');
+    expect(valueOf('-vsync')).toBe('cfr');
+    expect(valueOf('-r')).toBe('30000/1001');
+    expect(valueOf('-movflags')).toBe('+faststart');
+    expect(args.indexOf('-i')).toBeLessThan(args.indexOf('-r'));
+    expect(args.at(-1)).toBe('/out/p.mp4');
+  });
+
+  it('seeks before the input for the thumbnail and scales to 320 wide', () => {
+    const args = thumbnailArgs('/in/a.mp4', '/out/t.jpg', 1.23456);
+    expect(args.slice(args.indexOf('-ss'), args.indexOf('-ss') + 4)).toEqual(['-ss', '1.235', '-i', '/in/a.mp4']);
+    expect(args[args.indexOf('-vf') + 1]).toBe('scale=320:-2');
+    expect(args[args.indexOf('-frames:v') + 1]).toBe('1');
+  });
+
+  it('takes the thumbnail about 10% in', () => {
+    expect(thumbnailTime(100)).toBe(10);
+    expect(thumbnailTime(0.05)).toBe(0);
+  });
+
+  it('tells a cut-off MP4 from a file that is not a video', () => {
+    const mp4Head = Buffer.from('0000001c667479706d703432', 'hex');
+    expect(describeProbeFailure('moov atom not found', mp4Head)).toMatch(/incomplete/);
+    expect(describeProbeFailure('moov atom not found', Buffer.from('hello world!'))).toMatch(/not a video/);
+  });
+});
+
+describe('binaries', () => {
+  it('finds executables on PATH and nothing on an empty PATH', () => {
+    expect(findOnPath('ffprobe', '')).toBeNull();
+    const fake = path.join(tmp, 'ffprobe');
+    writeFileSync(fake, '#!/bin/sh\n');
+    chmodSync(fake, 0o644);
+    expect(findOnPath('ffprobe', tmp)).toBeNull();
+    chmodSync(fake, 0o755);
+    expect(findOnPath('ffprobe', tmp)).toBe(fake);
+  });
+
+  it('copies a binary without its execute bit into the bin folder with mode 0755', () => {
+    const file = path.join(tmp, 'pkg-ffprobe');
+    writeFileSync(file, '#!/bin/sh\necho ok\n');
+    chmodSync(file, 0o644);
+    const runnable = ensureExecutable(file, path.join(tmp, 'bin'));
+    expect(runnable).toBe(path.join(tmp, 'bin', 'pkg-ffprobe'));
+    expect(statSync(runnable).mode & 0o777).toBe(0o755);
+    // An executable file is used where it is.
+    expect(ensureExecutable(runnable, path.join(tmp, 'other'))).toBe(runnable);
+  });
+
+  it('falls back to the npm-shipped binaries when PATH has none, and they run', async () => {
+    const binaries = resolveMediaBinaries(path.join(tmp, 'data'), '');
+    expect(binaries.ffmpeg).toMatch(/@ffmpeg-installer|[/\\]bin[/\\]ffmpeg$/);
+    expect(binaries.ffprobe).toMatch(/@ffprobe-installer|[/\\]bin[/\\]ffprobe$/);
+    const { stdout } = await runProcess(binaries.ffprobe, ['-version']);
+    expect(stdout).toContain('ffprobe version');
+  });
+});
+
+describe('FfmpegMedia on generated videos', () => {
+  const media = new FfmpegMedia(resolveMediaBinaries(tmp));
+  const fixtures = videoFixtures();
+
+  it('probes the H.264 MP4 and the MJPEG AVI', async () => {
+    expect(await media.probe(fixtures.h264Mp4)).toMatchObject({
+      codec: 'h264',
+      width: H264_FIXTURE.width,
+      height: H264_FIXTURE.height,
+      fps: H264_FIXTURE.fps,
+      frameCount: H264_FIXTURE.frames,
+      durationS: H264_FIXTURE.seconds,
+    });
+    expect(await media.probe(fixtures.mjpegAvi)).toMatchObject({
+      codec: 'mjpeg',
+      container: 'avi',
+      fps: AVI_FIXTURE.fps,
+      frameCount: AVI_FIXTURE.frames,
+    });
+  });
+
+  it('rejects the truncated file and the text file with clear reasons', async () => {
+    await expect(media.probe(fixtures.truncatedMp4)).rejects.toThrow(/incomplete/);
+    await expect(media.probe(fixtures.textMp4)).rejects.toThrow(/not a video/);
+  });
+
+  it('kills the process when the signal aborts', async () => {
+    const controller = new AbortController();
+    const aborted = runProcess(
+      media.binaries.ffmpeg,
+      ['-hide_banner', '-v', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc2', '-f', 'null', '-'],
+      { signal: controller.signal },
+    );
+    setTimeout(() => controller.abort(), 100);
+    await expect(aborted).rejects.toThrow(/cancelled/);
+    // -re makes these endless at real time: only the kill can end them.
+    await expect(
+      runProcess(media.binaries.ffmpeg, ['-v', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc2', '-f', 'null', '-'], {
+        timeoutMs: 100,
+      }),
+    ).rejects.toThrow(/timed out/);
+  });
+});

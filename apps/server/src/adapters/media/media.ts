@@ -1,0 +1,204 @@
+/**
+ * What the app needs from ffmpeg/ffprobe, as plain data. Everything in this file is pure (no processes, no files),
+ * so the decisions — how a probe is read, when a playback copy is needed, which arguments ffmpeg gets — are
+ * unit-tested without ffmpeg.
+ */
+
+/** Normalised facts about a video file. */
+export interface VideoFacts {
+  durationS: number;
+  /** Frames per second as a number (30000/1001 → 29.97…). */
+  fps: number;
+  /** The exact rational ffprobe reported ("30000/1001"), for ffmpeg's `-r`. */
+  fpsRational: string;
+  frameCount: number;
+  width: number;
+  height: number;
+  /** ffprobe's codec_name of the first video stream (h264, mjpeg, hevc…). */
+  codec: string;
+  /** ffprobe's format_name ("mov,mp4,m4a,3gp,3g2,mj2", "avi", "matroska,webm"…). */
+  container: string;
+  sizeBytes: number;
+}
+
+/** The file is not a video we can read; `message` is shown to the user. */
+export class UnreadableVideoError extends Error {
+  override readonly name = 'UnreadableVideoError';
+}
+
+/** The slice of `ffprobe -print_format json -show_format -show_streams` that we read. */
+export interface ProbeOutput {
+  streams?: {
+    codec_type?: string;
+    codec_name?: string;
+    width?: number;
+    height?: number;
+    avg_frame_rate?: string;
+    r_frame_rate?: string;
+    nb_frames?: string;
+    nb_read_packets?: string;
+    duration?: string;
+    disposition?: { attached_pic?: number };
+  }[];
+  format?: { format_name?: string; duration?: string; size?: string };
+}
+
+/** "30000/1001" → { num: 30000, den: 1001 }; "0/0", "N/A" or garbage → null. */
+export function parseRational(value: string | undefined): { num: number; den: number } | null {
+  if (!value) return null;
+  const match = /^(\d+)(?:\/(\d+))?$/.exec(value.trim());
+  if (!match) return null;
+  const num = Number(match[1]);
+  const den = match[2] === undefined ? 1 : Number(match[2]);
+  if (!Number.isFinite(num) || !Number.isFinite(den) || num <= 0 || den <= 0) return null;
+  return { num, den };
+}
+
+function positiveNumber(value: string | undefined): number | null {
+  if (value === undefined) return null;
+  const n = Number(value);
+  return Number.isFinite(n) && n > 0 ? n : null;
+}
+
+/**
+ * Turns ffprobe's JSON into facts, or throws UnreadableVideoError. The frame count comes from the container
+ * (nb_frames), else from counted packets, else duration × fps.
+ */
+export function parseProbe(output: ProbeOutput, sizeBytes: number): VideoFacts {
+  // Cover art in an audio file is a "video" stream too; it is not a video.
+  const stream = output.streams?.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
+  if (!stream?.codec_name) throw new UnreadableVideoError('The file has no video stream.');
+  const width = stream.width ?? 0;
+  const height = stream.height ?? 0;
+  if (width <= 0 || height <= 0) throw new UnreadableVideoError('The video stream has no picture size.');
+  const rational = parseRational(stream.avg_frame_rate) ?? parseRational(stream.r_frame_rate);
+  if (!rational) throw new UnreadableVideoError('The video has no frame rate.');
+  const fps = rational.num / rational.den;
+  const durationS = positiveNumber(stream.duration) ?? positiveNumber(output.format?.duration);
+  const counted = positiveNumber(stream.nb_frames) ?? positiveNumber(stream.nb_read_packets);
+  const frameCount = counted ?? (durationS ? Math.round(durationS * fps) : 0);
+  if (!frameCount || frameCount <= 0) throw new UnreadableVideoError('The video has no frames.');
+  return {
+    durationS: durationS ?? frameCount / fps,
+    fps,
+    fpsRational: rational.den === 1 ? String(rational.num) : `${rational.num}/${rational.den}`,
+    frameCount: Math.round(frameCount),
+    width,
+    height,
+    codec: stream.codec_name,
+    container: output.format?.format_name ?? 'unknown',
+    sizeBytes,
+  };
+}
+
+const browserCodecs = new Set(['h264', 'vp8', 'vp9', 'av1']);
+const browserContainers = ['mp4', 'mov', 'webm'];
+
+/**
+ * Browsers play H.264 (and VP8/VP9/AV1) in MP4/MOV/WebM. Anything else (MJPEG/AVI, HEVC, WMV, FLV, MPEG-4
+ * part 2, Matroska…) gets an H.264 MP4 playback copy. ffprobe names Matroska and WebM alike, so a .mkv is
+ * told apart by its file extension.
+ */
+export function needsPlaybackCopy(facts: Pick<VideoFacts, 'codec' | 'container'>, fileExtension = ''): boolean {
+  if (!browserCodecs.has(facts.codec)) return true;
+  const formats = facts.container.split(',');
+  if (formats.includes('matroska')) return fileExtension.toLowerCase() !== '.webm' || facts.codec === 'h264';
+  return !formats.some((f) => browserContainers.includes(f));
+}
+
+/** ffprobe arguments that print the format and streams as JSON. */
+export function probeArgs(input: string): string[] {
+  return ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', input];
+}
+
+/** ffmpeg arguments that decode the first video frame and discard it: proves the stream is decodable. */
+export function decodeCheckArgs(input: string): string[] {
+  return ['-hide_banner', '-nostdin', '-v', 'error', '-i', input, '-map', '0:v:0', '-frames:v', '1', '-f', 'null', '-'];
+}
+
+/** One JPEG frame at `atSeconds`, `width` pixels wide (height keeps the aspect ratio, rounded to even). */
+export function thumbnailArgs(input: string, output: string, atSeconds: number, width = 320): string[] {
+  return [
+    '-hide_banner',
+    '-nostdin',
+    '-v',
+    'error',
+    '-y',
+    // Before -i: a fast keyframe seek, then decode to the exact time.
+    '-ss',
+    atSeconds.toFixed(3),
+    '-i',
+    input,
+    '-map',
+    '0:v:0',
+    '-frames:v',
+    '1',
+    '-vf',
+    `scale=${width}:-2`,
+    '-q:v',
+    '4',
+    '-f',
+    'image2',
+    output,
+  ];
+}
+
+/**
+ * An H.264 MP4 that browsers play, with the source's frame timing: constant frame rate at exactly the source
+ * rate (the same rational), so frame n of the copy is frame n of the original and analyses line up.
+ * `-vsync cfr` rather than `-fps_mode` so that older ffmpeg builds (the npm-shipped one) understand it.
+ */
+export function playbackCopyArgs(input: string, output: string, fpsRational: string): string[] {
+  return [
+    '-hide_banner',
+    '-nostdin',
+    '-v',
+    'error',
+    '-y',
+    '-i',
+    input,
+    '-map',
+    '0:v:0',
+    '-map',
+    '0:a:0?',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-crf',
+    '20',
+    // yuv420p needs even sizes; most players need yuv420p.
+    '-vf',
+    'scale=trunc(iw/2)*2:trunc(ih/2)*2',
+    '-pix_fmt',
+    'yuv420p',
+    '-vsync',
+    'cfr',
+    '-r',
+    fpsRational,
+    '-c:a',
+    'aac',
+    '-b:a',
+    '128k',
+    '-movflags',
+    '+faststart',
+    '-f',
+    'mp4',
+    output,
+  ];
+}
+
+/** The time for a thumbnail: about 10% into the video, so it is past a black first frame. */
+export function thumbnailTime(durationS: number): number {
+  return Math.max(0, Math.min(durationS * 0.1, Math.max(0, durationS - 0.1)));
+}
+
+/** The app's view of ffmpeg; `FfmpegMedia` runs the real binaries. */
+export interface Media {
+  /** Facts about a local file; throws UnreadableVideoError when it is not a decodable video. */
+  probe(file: string, signal?: AbortSignal): Promise<VideoFacts>;
+  thumbnail(input: string, output: string, atSeconds: number, signal?: AbortSignal): Promise<void>;
+  playbackCopy(input: string, output: string, fpsRational: string, signal?: AbortSignal): Promise<void>;
+  /** Paths of the binaries in use, for the health report and logs. */
+  readonly binaries: { ffmpeg: string; ffprobe: string };
+}

@@ -1,0 +1,69 @@
+import { spawn } from 'node:child_process';
+
+/** A child process that failed; `stderrTail` holds its last lines for logs and error messages. */
+export class ProcessError extends Error {
+  override readonly name = 'ProcessError';
+  constructor(
+    message: string,
+    readonly exitCode: number | null,
+    readonly stderrTail: string,
+  ) {
+    super(message);
+  }
+}
+
+const STDERR_TAIL_BYTES = 4096;
+const STDOUT_LIMIT_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The one place that runs ffmpeg/ffprobe: spawn (never a shell), collect stdout (small outputs only, e.g.
+ * ffprobe's JSON), keep the tail of stderr for errors, and kill the process when `signal` aborts.
+ */
+export function runProcess(
+  command: string,
+  args: string[],
+  options: { signal?: AbortSignal; timeoutMs?: number } = {},
+): Promise<{ stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    if (options.signal?.aborted) {
+      reject(new ProcessError(`${command} was cancelled`, null, ''));
+      return;
+    }
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    const stdout: Buffer[] = [];
+    let stdoutBytes = 0;
+    let stderr = '';
+    let killedFor: string | undefined;
+
+    const kill = (reason: string) => {
+      killedFor ??= reason;
+      child.kill('SIGKILL');
+    };
+    const onAbort = () => kill('cancelled');
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    const timer = options.timeoutMs ? setTimeout(() => kill('timed out'), options.timeoutMs) : undefined;
+
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdoutBytes += chunk.length;
+      if (stdoutBytes > STDOUT_LIMIT_BYTES) kill('produced too much output');
+      else stdout.push(chunk);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES);
+    });
+    const finish = () => {
+      if (timer) clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+    };
+    child.on('error', (error) => {
+      finish();
+      reject(new ProcessError(`${command} could not start: ${error.message}`, null, ''));
+    });
+    child.on('close', (code) => {
+      finish();
+      if (killedFor) reject(new ProcessError(`${command} ${killedFor}`, code, stderr.trim()));
+      else if (code !== 0) reject(new ProcessError(`${command} exited with code ${code}`, code, stderr.trim()));
+      else resolve({ stdout: Buffer.concat(stdout).toString('utf8'), stderr });
+    });
+  });
+}
