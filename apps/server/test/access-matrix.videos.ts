@@ -1,0 +1,4 @@
+import type { Endpoint } from './access-matrix.test.js';
+
+/** Video endpoints of the access matrix (filled in with the videos feature). */
+export const accessMatrixVideoEndpoints: Endpoint[] = [];
