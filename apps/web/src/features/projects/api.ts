@@ -1,0 +1,102 @@
+import { queryOptions } from '@tanstack/react-query';
+import { apiRequest, type ListParams, type Page, requireParam } from '@/lib/api-client';
+
+export type ProjectStatus = 'active' | 'draft' | 'locked';
+export type ProjectRole = 'owner' | 'admin' | 'member' | 'viewer';
+
+export type ProjectMetadata = {
+  description?: string | null;
+  institution?: string | null;
+  principal_investigator?: string | null;
+};
+
+export type Project = {
+  project_uuid: string;
+  name: string;
+  metadata: ProjectMetadata;
+  logo_url: string | null;
+  status: ProjectStatus;
+  plan?: string | null;
+  role?: ProjectRole;
+  owner?: { id: number | string; email: string; display_name: string };
+  counts?: { subjects: number; videos: number; analyses: number };
+  storage_bytes?: number;
+  created_at: string;
+  updated_at?: string;
+};
+
+export type ProjectMember = {
+  user: { id: number | string; email: string; display_name: string; avatar_url: string | null };
+  role: ProjectRole;
+  joined_at: string;
+};
+
+export type CreateProjectBody = { name: string; metadata: ProjectMetadata };
+
+export const PROJECT_LIST_SIZE = 100;
+
+export const projectKeys = {
+  all: ['projects'] as const,
+  lists: () => [...projectKeys.all, 'list'] as const,
+  list: () => [...projectKeys.lists()] as const,
+  details: () => [...projectKeys.all, 'detail'] as const,
+  detail: (uuid: string) => [...projectKeys.details(), uuid] as const,
+  members: (uuid: string) => [...projectKeys.all, 'members', uuid] as const,
+};
+
+export const projectsApi = {
+  list: (params: ListParams = {}) => apiRequest<Page<Project>>('projects/', { query: params }),
+  retrieve: (projectUuid: string) =>
+    apiRequest<Project>(`projects/${requireParam('projectUuid', projectUuid, 'projectsRetrieve')}/`),
+  create: (body: CreateProjectBody) =>
+    apiRequest<Project>('projects/', { method: 'POST', body: requireParam('body', body, 'projectsCreate') }),
+  /** The app's partial update sends metadata.description only (spec §7). */
+  updateDescription: (projectUuid: string, description: string) =>
+    apiRequest<Project>(`projects/${requireParam('projectUuid', projectUuid, 'projectsPartialUpdate')}/`, {
+      method: 'PATCH',
+      body: { metadata: { description } },
+    }),
+  destroy: (projectUuid: string) =>
+    apiRequest<void>(`projects/${requireParam('projectUuid', projectUuid, 'projectsDestroy')}/`, {
+      method: 'DELETE',
+    }),
+  uploadLogo: (projectUuid: string, file: File) => {
+    const form = new FormData();
+    form.append('logo', requireParam('logo', file, 'projectsUploadLogo'));
+    return apiRequest<Project>(
+      `projects/${requireParam('projectUuid', projectUuid, 'projectsUploadLogo')}/upload_logo/`,
+      {
+        method: 'POST',
+        form,
+      },
+    );
+  },
+  members: (projectUuid: string) =>
+    apiRequest<Page<ProjectMember>>(
+      `projects/${requireParam('projectUuid', projectUuid, 'projectsMembersList')}/members/`,
+      {
+        query: { page_size: 500 },
+      },
+    ),
+  acceptInvitation: (projectUuid: string, invitationUuid: string) =>
+    apiRequest<unknown>(
+      `projects/${requireParam('projectUuid', projectUuid, 'projectsInvitationsAccept')}/invitations/${requireParam(
+        'invitationUuid',
+        invitationUuid,
+        'projectsInvitationsAccept',
+      )}/accept/`,
+      { method: 'POST', body: {} },
+    ),
+};
+
+export const projectQueries = {
+  list: () =>
+    queryOptions({
+      queryKey: projectKeys.list(),
+      queryFn: () => projectsApi.list({ page_size: PROJECT_LIST_SIZE }),
+    }),
+  detail: (uuid: string) =>
+    queryOptions({ queryKey: projectKeys.detail(uuid), queryFn: () => projectsApi.retrieve(uuid) }),
+  members: (uuid: string) =>
+    queryOptions({ queryKey: projectKeys.members(uuid), queryFn: () => projectsApi.members(uuid) }),
+};

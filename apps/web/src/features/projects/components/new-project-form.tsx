@@ -1,0 +1,119 @@
+import { Loader2 } from 'lucide-react';
+import { type FormEvent, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { toast } from 'sonner';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardFooter } from '@/components/ui/card';
+import { Field, fieldAria } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
+import { Textarea } from '@/components/ui/textarea';
+import { type FieldErrors, fieldErrors, hasErrors, serverFieldErrors } from '@/lib/validation';
+import { useActiveProject } from '../hooks/active-project-context';
+import { useCreateProject } from '../hooks/use-project-mutations';
+
+export const PROJECT_NAME_MAX = 200;
+
+export function NewProjectForm() {
+  const navigate = useNavigate();
+  const { setActiveProjectUuid } = useActiveProject();
+  const [values, setValues] = useState({ name: '', institution: '', principal_investigator: '', description: '' });
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const create = useCreateProject();
+  const set = (key: keyof typeof values) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+    setValues((v) => ({ ...v, [key]: e.target.value }));
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    const name = values.name.trim();
+    const next = fieldErrors({
+      name: !name
+        ? 'Give the project a name.'
+        : name.length > PROJECT_NAME_MAX
+          ? `Use at most ${PROJECT_NAME_MAX} characters.`
+          : null,
+    });
+    setErrors(next);
+    if (hasErrors(next)) return;
+    create.mutate(
+      {
+        name,
+        metadata: {
+          description: values.description.trim(),
+          institution: values.institution.trim(),
+          principal_investigator: values.principal_investigator.trim(),
+        },
+      },
+      {
+        onSuccess: (project) => {
+          setActiveProjectUuid(project.project_uuid);
+          toast.success(`Project “${project.name}” created`);
+          navigate(`/projects/${project.project_uuid}`);
+        },
+        onError: (error) => {
+          const server = serverFieldErrors(error);
+          const metadata = server.metadata;
+          setErrors(metadata ? { ...server, description: metadata } : server);
+        },
+      },
+    );
+  };
+
+  return (
+    <Card>
+      <form onSubmit={onSubmit} noValidate>
+        <CardContent className="grid gap-5">
+          <Field id="name" label="Project name" errors={errors.name}>
+            <Input
+              {...fieldAria('name', errors.name)}
+              value={values.name}
+              onChange={set('name')}
+              placeholder="e.g. Neonatal twitch study 2026"
+              autoFocus
+              maxLength={PROJECT_NAME_MAX + 50}
+            />
+          </Field>
+          <div className="grid gap-5 sm:grid-cols-2">
+            <Field id="institution" label="Institution" errors={errors.institution}>
+              <Input
+                {...fieldAria('institution', errors.institution)}
+                value={values.institution}
+                onChange={set('institution')}
+                placeholder="University or institute"
+              />
+            </Field>
+            <Field id="principal_investigator" label="Principal investigator" errors={errors.principal_investigator}>
+              <Input
+                {...fieldAria('principal_investigator', errors.principal_investigator)}
+                value={values.principal_investigator}
+                onChange={set('principal_investigator')}
+                placeholder="Dr. …"
+              />
+            </Field>
+          </div>
+          <Field
+            id="description"
+            label="Description"
+            errors={errors.description}
+            description="What the project studies; visible to every member."
+          >
+            <Textarea
+              {...fieldAria('description', errors.description)}
+              value={values.description}
+              onChange={set('description')}
+              rows={4}
+            />
+          </Field>
+        </CardContent>
+        <CardFooter className="mt-6 justify-end gap-2 border-t pt-6">
+          <Button variant="outline" onClick={() => navigate(-1)}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={create.isPending}>
+            {create.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
+            Create project
+          </Button>
+        </CardFooter>
+      </form>
+    </Card>
+  );
+}

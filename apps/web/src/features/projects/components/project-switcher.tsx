@@ -1,0 +1,104 @@
+import { ChevronsUpDown, Plus, Settings } from 'lucide-react';
+import { Link } from 'react-router';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuShortcut,
+  DropdownMenuTrigger,
+} from '@/components/ui/dropdown-menu';
+import { SidebarMenu, SidebarMenuButton, SidebarMenuItem, useSidebar } from '@/components/ui/sidebar';
+import { Skeleton } from '@/components/ui/skeleton';
+import { useActiveProject } from '../hooks/active-project-context';
+import { ProjectLogo, ProjectStatusIcon } from './project-logo';
+
+/** The switcher shows at most the first five projects (spec §9). */
+export const SWITCHER_LIMIT = 5;
+
+export function ProjectSwitcher() {
+  const { project, projects, projectsLoaded } = useActiveProject();
+  const { isMobile, setOpenMobile } = useSidebar();
+  const shown = projects.slice(0, SWITCHER_LIMIT);
+  const close = () => setOpenMobile(false);
+
+  if (!projectsLoaded) {
+    return (
+      <div className="flex items-center gap-2 p-2">
+        <Skeleton className="size-8 rounded-lg" />
+        <Skeleton className="h-4 flex-1" />
+      </div>
+    );
+  }
+
+  return (
+    <SidebarMenu>
+      <SidebarMenuItem>
+        <DropdownMenu>
+          <DropdownMenuTrigger asChild>
+            <SidebarMenuButton
+              size="lg"
+              className="data-[state=open]:bg-sidebar-accent data-[state=open]:text-sidebar-accent-foreground"
+              aria-label="Switch project"
+            >
+              {project ? (
+                <ProjectLogo project={project} />
+              ) : (
+                <div className="flex size-8 items-center justify-center rounded-lg border border-dashed">
+                  <Plus className="size-4" aria-hidden="true" />
+                </div>
+              )}
+              <div className="grid flex-1 text-left text-sm leading-tight">
+                <span className="flex items-center gap-1.5 truncate font-semibold">
+                  <span className="truncate">{project?.name ?? 'No project yet'}</span>
+                  {project ? <ProjectStatusIcon status={project.status} /> : null}
+                </span>
+                <span className="truncate text-muted-foreground text-xs capitalize">
+                  {project ? (project.role ?? project.plan ?? project.status) : 'Create one to start'}
+                </span>
+              </div>
+              <ChevronsUpDown className="ml-auto" aria-hidden="true" />
+            </SidebarMenuButton>
+          </DropdownMenuTrigger>
+          <DropdownMenuContent
+            className="w-(--radix-dropdown-menu-trigger-width) min-w-60 rounded-lg"
+            align="start"
+            side={isMobile ? 'bottom' : 'right'}
+            sideOffset={4}
+          >
+            <DropdownMenuLabel className="text-muted-foreground text-xs">Projects</DropdownMenuLabel>
+            {shown.map((item, index) => (
+              <DropdownMenuItem key={item.project_uuid} asChild className="gap-2 p-2">
+                <Link to={`/projects/${item.project_uuid}`} onClick={close} data-testid="switcher-project">
+                  <ProjectLogo project={item} className="size-6 rounded-md text-xs" />
+                  <span className="truncate">{item.name}</span>
+                  <ProjectStatusIcon status={item.status} />
+                  <DropdownMenuShortcut>{index + 1}</DropdownMenuShortcut>
+                </Link>
+              </DropdownMenuItem>
+            ))}
+            {shown.length === 0 ? (
+              <div className="px-2 py-1.5 text-muted-foreground text-sm">You have no projects yet.</div>
+            ) : null}
+            <DropdownMenuSeparator />
+            {project ? (
+              <DropdownMenuItem asChild className="gap-2 p-2">
+                <Link to={`/projects/${project.project_uuid}`} onClick={close}>
+                  <Settings aria-hidden="true" />
+                  Project settings
+                </Link>
+              </DropdownMenuItem>
+            ) : null}
+            <DropdownMenuItem asChild className="gap-2 p-2">
+              <Link to="/new-project" onClick={close}>
+                <Plus aria-hidden="true" />
+                New project
+              </Link>
+            </DropdownMenuItem>
+          </DropdownMenuContent>
+        </DropdownMenu>
+      </SidebarMenuItem>
+    </SidebarMenu>
+  );
+}

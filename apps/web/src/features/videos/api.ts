@@ -1,0 +1,95 @@
+import { queryOptions } from '@tanstack/react-query';
+import { apiRequest, type ListParams, type Page, requireParam } from '@/lib/api-client';
+
+export type VideoStatus = 'uploading' | 'processing' | 'ready' | 'failed';
+
+export type Video = {
+  video_uuid: string;
+  subject_uuid: string;
+  project_uuid: string;
+  name: string;
+  original_filename: string;
+  size_bytes: number;
+  duration_s: number | null;
+  fps: number | null;
+  frame_count: number | null;
+  width: number | null;
+  height: number | null;
+  codec: string | null;
+  container: string | null;
+  status: VideoStatus;
+  error: string | null;
+  thumbnail_url: string | null;
+  stream_url: string | null;
+  recorded_at: string | null;
+  created_at: string;
+  updated_at?: string;
+};
+
+export const VIDEO_POLL_MS = 2000;
+export const isVideoBusy = (video: Pick<Video, 'status'>) =>
+  video.status === 'uploading' || video.status === 'processing';
+
+export const videoKeys = {
+  all: ['videos'] as const,
+  lists: () => [...videoKeys.all, 'list'] as const,
+  list: (projectUuid: string, subjectUuid: string, params: ListParams = {}) =>
+    [...videoKeys.lists(), projectUuid, subjectUuid, params] as const,
+  recent: (projectUuid: string) => [...videoKeys.all, 'recent', projectUuid] as const,
+  details: () => [...videoKeys.all, 'detail'] as const,
+  detail: (projectUuid: string, subjectUuid: string, videoUuid: string) =>
+    [...videoKeys.details(), projectUuid, subjectUuid, videoUuid] as const,
+};
+
+const base = (projectUuid: string, subjectUuid: string, op: string) =>
+  `projects/${requireParam('projectUuid', projectUuid, op)}/subjects/${requireParam('subjectUuid', subjectUuid, op)}/videos/`;
+
+export const videosApi = {
+  list: (projectUuid: string, subjectUuid: string, params: ListParams = {}) =>
+    apiRequest<Page<Video>>(base(projectUuid, subjectUuid, 'videosList'), { query: params }),
+  recent: (projectUuid: string) =>
+    apiRequest<Page<Video>>(`projects/${requireParam('projectUuid', projectUuid, 'projectsVideosList')}/videos/`, {
+      query: { ordering: '-created_at', page_size: 5 },
+    }),
+  retrieve: (projectUuid: string, subjectUuid: string, videoUuid: string) =>
+    apiRequest<Video>(
+      `${base(projectUuid, subjectUuid, 'videosRetrieve')}${requireParam('videoUuid', videoUuid, 'videosRetrieve')}/`,
+    ),
+  update: (
+    projectUuid: string,
+    subjectUuid: string,
+    videoUuid: string,
+    body: Partial<Pick<Video, 'name' | 'recorded_at'>>,
+  ) =>
+    apiRequest<Video>(
+      `${base(projectUuid, subjectUuid, 'videosPartialUpdate')}${requireParam('videoUuid', videoUuid, 'videosPartialUpdate')}/`,
+      {
+        method: 'PATCH',
+        body: requireParam('body', body, 'videosPartialUpdate'),
+      },
+    ),
+  destroy: (projectUuid: string, subjectUuid: string, videoUuid: string) =>
+    apiRequest<void>(
+      `${base(projectUuid, subjectUuid, 'videosDestroy')}${requireParam('videoUuid', videoUuid, 'videosDestroy')}/`,
+      {
+        method: 'DELETE',
+      },
+    ),
+  batchDestroy: (projectUuid: string, subjectUuid: string, videoUuids: string[]) =>
+    apiRequest<void>(`${base(projectUuid, subjectUuid, 'videosBatchDestroy')}batch_destroy/`, {
+      method: 'POST',
+      body: { video_uuids: requireParam('videoUuids', videoUuids, 'videosBatchDestroy') },
+    }),
+};
+
+export const videoQueries = {
+  list: (projectUuid: string, subjectUuid: string, params: ListParams = {}) =>
+    queryOptions({
+      queryKey: videoKeys.list(projectUuid, subjectUuid, params),
+      queryFn: () => videosApi.list(projectUuid, subjectUuid, params),
+      // Follow uploads and processing until every video is ready or failed.
+      refetchInterval: (query) => (query.state.data?.results.some(isVideoBusy) ? VIDEO_POLL_MS : false),
+    }),
+  recent: (projectUuid: string) =>
+    queryOptions({ queryKey: videoKeys.recent(projectUuid), queryFn: () => videosApi.recent(projectUuid) }),
+};

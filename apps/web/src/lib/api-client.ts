@@ -1,0 +1,231 @@
+/**
+ * The one HTTP layer: base path /api, bearer token, XSRF header, a single refresh-and-retry on 401,
+ * and the spec's "Required parameter" check. No client timeout (spec §9): requests run until the
+ * server answers or the caller aborts.
+ */
+import { readCookie } from './storage';
+import { tokens } from './tokens';
+
+export const API_BASE = '/api';
+export const XSRF_COOKIE = 'XSRF-TOKEN';
+export const XSRF_HEADER = 'X-XSRF-TOKEN';
+
+/** The error body shape of every endpoint: a message, or field → messages. */
+export type ErrorBody = { errors?: string | Record<string, unknown> } | string | null | undefined;
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly body: unknown;
+  readonly url: string;
+  constructor(status: number, body: unknown, method: string, url: string) {
+    super(`${method} ${url} → ${status}`);
+    this.name = 'ApiError';
+    this.status = status;
+    this.body = body;
+    this.url = url;
+  }
+
+  /** Field errors of a `{"errors": {"field": ["msg"]}}` body, else an empty object. */
+  get fieldErrors(): Record<string, string[]> {
+    const errors = (this.body as { errors?: unknown } | null)?.errors;
+    if (!errors || typeof errors !== 'object' || Array.isArray(errors)) return {};
+    const out: Record<string, string[]> = {};
+    for (const [key, value] of Object.entries(errors)) {
+      out[key] = Array.isArray(value) ? value.map(String) : [String(value)];
+    }
+    return out;
+  }
+}
+
+export class RequiredError extends Error {
+  readonly field: string;
+  constructor(field: string, operation: string) {
+    super(`Required parameter ${field} was null or undefined when calling ${operation}.`);
+    this.name = 'RequiredError';
+    this.field = field;
+  }
+}
+
+/** Throws the spec's message when a path parameter or create body is missing. */
+export function requireParam<T>(name: string, value: T | null | undefined, operation: string): T {
+  if (value === null || value === undefined) throw new RequiredError(name, operation);
+  return value;
+}
+
+type Query = Record<string, string | number | boolean | null | undefined>;
+
+export type RequestOptions = {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  query?: Query;
+  body?: unknown;
+  form?: FormData;
+  /** Send the bearer token and refresh on 401 (default true). Token refresh/verify set false. */
+  auth?: boolean;
+  signal?: AbortSignal;
+};
+
+/** Called when a refresh fails during work: the session ends. Registered by the session module. */
+let onAuthLost: () => void = () => {};
+export function setAuthLostHandler(handler: () => void) {
+  onAuthLost = handler;
+}
+
+export function buildUrl(path: string, query?: Query): string {
+  const clean = path.replace(/^\/+/, '');
+  const url = `${API_BASE}/${clean}`;
+  if (!query) return url;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  }
+  const qs = params.toString();
+  return qs ? `${url}?${qs}` : url;
+}
+
+export function requestHeaders(options: { json?: boolean; auth?: boolean }): Headers {
+  const headers = new Headers({ Accept: 'application/json' });
+  if (options.json) headers.set('Content-Type', 'application/json');
+  const access = tokens.access();
+  if (options.auth !== false && access) headers.set('Authorization', `Bearer ${access}`);
+  const xsrf = readCookie(XSRF_COOKIE);
+  if (xsrf) headers.set(XSRF_HEADER, xsrf);
+  return headers;
+}
+
+async function parseBody(response: Response): Promise<unknown> {
+  if (response.status === 204) return undefined;
+  const text = await response.text();
+  if (!text) return undefined;
+  const type = response.headers.get('content-type') ?? '';
+  if (type.includes('json')) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+let refreshing: Promise<boolean> | null = null;
+
+/** Exchanges the stored refresh token for a new pair; concurrent callers share one request. */
+export function refreshTokens(): Promise<boolean> {
+  if (refreshing) return refreshing;
+  const refresh = tokens.refresh();
+  if (!refresh) return Promise.resolve(false);
+  refreshing = (async () => {
+    try {
+      const response = await fetch(buildUrl('auth/token/refresh/'), {
+        method: 'POST',
+        headers: requestHeaders({ json: true, auth: false }),
+        body: JSON.stringify({ refresh }),
+        credentials: 'same-origin',
+      });
+      if (!response.ok) return false;
+      const data = (await response.json()) as { access?: string; refresh?: string };
+      if (!data.access) return false;
+      tokens.set(data.access, data.refresh ?? null);
+      return true;
+    } catch {
+      return false;
+    } finally {
+      refreshing = null;
+    }
+  })();
+  return refreshing;
+}
+
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const method = options.method ?? 'GET';
+  const url = buildUrl(path, options.query);
+  const auth = options.auth !== false;
+
+  const send = () => {
+    const init: RequestInit = {
+      method,
+      headers: requestHeaders({ json: options.body !== undefined && !options.form, auth }),
+      credentials: 'same-origin',
+    };
+    if (options.signal) init.signal = options.signal;
+    if (options.form) init.body = options.form;
+    else if (options.body !== undefined) init.body = JSON.stringify(options.body);
+    return fetch(url, init);
+  };
+
+  const hadToken = auth && tokens.access() !== null;
+  let response = await send();
+  if (response.status === 401 && hadToken) {
+    // One refresh, one retry; a second failure ends the session.
+    if (await refreshTokens()) response = await send();
+    if (response.status === 401) {
+      tokens.clear();
+      onAuthLost();
+    }
+  }
+  const body = await parseBody(response);
+  if (!response.ok) throw new ApiError(response.status, body, method, url);
+  return body as T;
+}
+
+/** Fetches a file (CSV, JSON output…) by URL; failures read 'GET {url} → {status}'. */
+export async function fetchFile(url: string, init?: RequestInit): Promise<Blob> {
+  const response = await fetch(url, init);
+  if (!response.ok) throw new Error(`GET ${url} → ${response.status}`);
+  return response.blob();
+}
+
+/**
+ * A multipart POST with upload progress (fetch cannot report it), sharing the bearer, XSRF
+ * and refresh rules of apiRequest.
+ */
+export function uploadWithProgress<T>(
+  path: string,
+  form: FormData,
+  onProgress: (loaded: number, total: number) => void,
+  signal?: AbortSignal,
+): Promise<T> {
+  const url = buildUrl(path);
+  const attempt = () =>
+    new Promise<{ status: number; body: unknown }>((resolve, reject) => {
+      const xhr = new XMLHttpRequest();
+      xhr.open('POST', url);
+      requestHeaders({ auth: true }).forEach((value, key) => {
+        xhr.setRequestHeader(key, value);
+      });
+      xhr.upload.onprogress = (event) => {
+        if (event.lengthComputable) onProgress(event.loaded, event.total);
+      };
+      xhr.onload = () => {
+        let body: unknown = xhr.responseText;
+        try {
+          body = xhr.responseText ? JSON.parse(xhr.responseText) : undefined;
+        } catch {
+          // keep text
+        }
+        resolve({ status: xhr.status, body });
+      };
+      xhr.onerror = () => reject(new Error('Network error during upload'));
+      xhr.onabort = () => reject(new DOMException('Upload cancelled', 'AbortError'));
+      signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+      xhr.send(form);
+    });
+
+  return (async () => {
+    let result = await attempt();
+    if (result.status === 401 && tokens.access()) {
+      if (await refreshTokens()) result = await attempt();
+      if (result.status === 401) {
+        tokens.clear();
+        onAuthLost();
+      }
+    }
+    if (result.status < 200 || result.status >= 300) throw new ApiError(result.status, result.body, 'POST', url);
+    return result.body as T;
+  })();
+}
+
+/** A page of a list endpoint. */
+export type Page<T> = { count: number; next: string | null; previous: string | null; results: T[] };
+
+export type ListParams = { page?: number; page_size?: number; search?: string; ordering?: string };

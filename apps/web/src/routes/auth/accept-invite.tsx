@@ -1,0 +1,5 @@
+import { AcceptInvite } from '@/features/auth/components/accept-invite';
+
+export function Component() {
+  return <AcceptInvite />;
+}

@@ -1,0 +1,79 @@
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { AppLayout } from '@/components/layout/app-layout';
+import { NotFoundPage, RootError, SectionError } from '@/components/layout/error-boundary';
+import { Spinner } from '@/components/ui/spinner';
+import { ProjectScope, PublicOnly, RequireAuth } from './guards';
+
+/** The sections of a project, reachable short (/subjects) and long (/projects/{uuid}/subjects). */
+const projectSections: RouteObject[] = [
+  { path: 'subjects', lazy: () => import('./subjects') },
+  { path: 'subjects/:subjectUuid', lazy: () => import('./subject') },
+  { path: 'analysis-logs', lazy: () => import('./analysis-logs') },
+  { path: 'movement-detector', lazy: () => import('./movement-detector') },
+  { path: 'quick-score', lazy: () => import('./quick-score') },
+  { path: 'annotator', lazy: () => import('./annotator') },
+];
+
+export const routes: RouteObject[] = [
+  {
+    path: '/',
+    errorElement: <RootError />,
+    hydrateFallbackElement: <Spinner fullScreen />,
+    children: [
+      {
+        path: 'auth',
+        children: [
+          {
+            element: <PublicOnly />,
+            children: [
+              { path: 'login', lazy: () => import('./auth/login') },
+              { path: 'register', lazy: () => import('./auth/register') },
+              { path: 'reset-password', lazy: () => import('./auth/reset-password') },
+              { path: 'confirm-password-reset/:uidb64/:token', lazy: () => import('./auth/confirm-password-reset') },
+            ],
+          },
+          { path: 'logout', lazy: () => import('./auth/logout') },
+          { path: 'verification-sent', lazy: () => import('./auth/verification-sent') },
+          { path: 'confirm-verification/:key', lazy: () => import('./auth/confirm-verification') },
+          {
+            path: 'accept-invite/:projectUuid/:invitationUuid',
+            element: <RequireAuth />,
+            children: [{ index: true, lazy: () => import('./auth/accept-invite') }],
+          },
+        ],
+      },
+      {
+        element: <RequireAuth />,
+        children: [
+          {
+            element: <AppLayout />,
+            children: [
+              {
+                errorElement: <SectionError />,
+                children: [
+                  { index: true, lazy: () => import('./dashboard') },
+                  { path: 'profile', lazy: () => import('./profile') },
+                  { path: 'new-project', lazy: () => import('./new-project') },
+                  {
+                    element: <ProjectScope />,
+                    children: [{ path: 'projects' }, ...projectSections.map(({ path }) => ({ path }))],
+                  },
+                  {
+                    path: 'projects/:projectUuid',
+                    element: <ProjectScope />,
+                    children: [{ index: true, lazy: () => import('./project') }, ...projectSections],
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+];
+
+export function createRouter() {
+  return createBrowserRouter(routes);
+}
