@@ -5,6 +5,7 @@ import healthRoutes from './health/health.routes.js';
 import projectRoutes from './projects/project.routes.js';
 import subjectRoutes from './subjects/subject.routes.js';
 import userRoutes from './users/user.routes.js';
+import videoRoutes from './videos/video.routes.js';
 
 /** Every feature's routes, mounted under /api. */
 export const apiModules: ((app: FastifyInstance) => Promise<void>)[] = [
@@ -14,4 +15,5 @@ export const apiModules: ((app: FastifyInstance) => Promise<void>)[] = [
   fileRoutes,
   projectRoutes,
   subjectRoutes,
+  videoRoutes,
 ];
