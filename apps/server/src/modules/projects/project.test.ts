@@ -193,7 +193,6 @@ describe('projects', () => {
     const uploaded = await t.app.inject({
       method: 'POST',
       url,
-      headers: owner.headers,
       ...withAuth(multipartFile('logo', 'logo.png', TINY_PNG)),
     });
     expect(uploaded.statusCode).toBe(200);
@@ -207,7 +206,6 @@ describe('projects', () => {
     const again = await t.app.inject({
       method: 'POST',
       url,
-      headers: owner.headers,
       ...withAuth(multipartFile('logo', 'logo.png', TINY_PNG)),
     });
     expect(again.statusCode).toBe(200);
