@@ -12,13 +12,19 @@ import {
 } from './media.js';
 import { ProcessError, runProcess } from './run-process.js';
 
-/** The last meaningful line of ffmpeg's stderr, for a human-readable reason. */
+/**
+ * The last meaningful line of ffmpeg's stderr, for a human-readable reason: without the "[codec @ 0x…]" tag
+ * and without the (server-side) file path ffmpeg puts in front of some messages.
+ */
 export function lastLine(text: string): string {
   const lines = text
     .split('\n')
     .map((l) => l.trim())
     .filter(Boolean);
-  return lines.at(-1) ?? '';
+  return (lines.at(-1) ?? '')
+    .replace(/^\[[^\]]*\]\s*/, '')
+    .replace(/^(?:[A-Za-z]:)?[\\/]\S*:\s*/, '')
+    .trim();
 }
 
 /** ffprobe/ffmpeg in child processes: the heavy work never runs on the event loop. */
@@ -82,7 +88,6 @@ export function describeProbeFailure(stderr: string, head: Buffer): string {
   }
   if (/Invalid data found|moov atom not found/i.test(stderr)) return 'The file is not a video that can be read.';
   if (/Invalid data found/i.test(stderr)) return 'The file is not a video ffprobe can read.';
-  // ffprobe prefixes messages with the (server-side) path: keep only the message.
-  const line = lastLine(stderr).replace(/^.*?: /, '');
+  const line = lastLine(stderr);
   return `The file is not a readable video${line ? ` (${line})` : ''}.`;
 }

@@ -105,12 +105,12 @@ describe('needsPlaybackCopy', () => {
 describe('ffmpeg argument lists', () => {
   it('keeps the source frame timing in the playback copy', () => {
     const args = playbackCopyArgs('/in/a.avi', '/out/p.mp4', '30000/1001');
-    const valueOf = (flag: string) => args[args.indexOf(flag) + 1];
-    expect(valueOf('-c:v')).toBe('libx264');
-    expect(valueOf('-pix_fmt')).toBe('yuv420p');
-    expect(valueOf('-vsync')).toBe('cfr');
-    expect(valueOf('-r')).toBe('30000/1001');
-    expect(valueOf('-movflags')).toBe('+faststart');
+    const argAfter = (flag: string) => args[args.indexOf(flag) + 1];
+    expect(argAfter('-c:v')).toBe('libx264');
+    expect(argAfter('-pix_fmt')).toBe('yuv420p');
+    expect(argAfter('-vsync')).toBe('cfr');
+    expect(argAfter('-r')).toBe('30000/1001');
+    expect(argAfter('-movflags')).toBe('+faststart');
     expect(args.indexOf('-i')).toBeLessThan(args.indexOf('-r'));
     expect(args.at(-1)).toBe('/out/p.mp4');
   });

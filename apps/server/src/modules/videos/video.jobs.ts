@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { lastLine } from '../../adapters/media/ffmpeg-media.js';
+import { needsPlaybackCopy, thumbnailTime, UnreadableVideoError } from '../../adapters/media/media.js';
+import { ProcessError } from '../../adapters/media/run-process.js';
+import type { AppContext } from '../../context.js';
+import { videos } from '../../db/schema.js';
+import type { JobDefinition } from '../../jobs/job-queue.js';
+import { type VideoRow, videoKeys, videoStoragePrefix } from './video.lookup.js';
+
+/** A failure that retrying cannot fix (the original is gone or unreadable): the video fails at once. */
+class PermanentFailure extends Error {}
+
+/** The reason shown to users in `video.error`: what went wrong, never a path or a stack. */
+function humanReason(error: unknown): string {
+  if (error instanceof PermanentFailure || error instanceof UnreadableVideoError) return error.message;
+  if (error instanceof ProcessError) {
+    const detail = lastLine(error.stderrTail);
+    return `Processing the video failed${detail ? `: ${detail}` : '.'}`;
+  }
+  return 'Processing the video failed. Try uploading it again.';
+}
+
+async function markFailed(context: AppContext, videoUuid: string, reason: string) {
+  await context.db
+    .update(videos)
+    .set({ status: 'failed', error: reason, updatedAt: new Date() })
+    .where(eq(videos.videoUuid, videoUuid));
+}
+
+async function fileSize(file: string): Promise<number> {
+  return (await stat(file)).size;
+}
+
+/**
+ * Makes the thumbnail and, when browsers cannot play the original, the H.264 MP4 playback copy; then the
+ * video is ready. ffmpeg does the work in child processes, so the event loop stays free.
+ */
+export async function processVideo(context: AppContext, video: VideoRow, signal?: AbortSignal): Promise<void> {
+  if (!video.originalKey) throw new PermanentFailure('The video has no original file.');
+  const prefix = videoStoragePrefix(video.projectUuid, video.subjectUuid, video.videoUuid);
+  const keys = videoKeys(prefix, path.extname(video.originalKey));
+  if (!(await context.storage.stat(video.originalKey))) {
+    throw new PermanentFailure('The original file is missing from storage; upload the video again.');
+  }
+  const workDir = path.join(context.config.dataDir, 'tmp', `job-${randomUUID()}`);
+  await mkdir(workDir, { recursive: true });
+  const original = await context.storage.localFile(video.originalKey);
+  try {
+    const facts = await context.media.probe(original.path, signal);
+    const thumbnail = path.join(workDir, 'thumbnail.jpg');
+    await context.media.thumbnail(original.path, thumbnail, thumbnailTime(facts.durationS), signal);
+    let derivedBytes = await fileSize(thumbnail);
+    let playbackKey: string | null = null;
+    if (needsPlaybackCopy(facts, path.extname(video.originalKey))) {
+      const copy = path.join(workDir, 'playback.mp4');
+      await context.media.playbackCopy(original.path, copy, facts.fpsRational, signal);
+      derivedBytes += await fileSize(copy);
+      await context.storage.importFile(keys.playback, copy, 'video/mp4');
+      playbackKey = keys.playback;
+    }
+    await context.storage.importFile(keys.thumbnail, thumbnail, 'image/jpeg');
+    const updated = await context.db
+      .update(videos)
+      .set({
+        status: 'ready',
+        error: null,
+        thumbnailKey: keys.thumbnail,
+        playbackKey,
+        derivedBytes,
+        updatedAt: new Date(),
+      })
+      .where(eq(videos.videoUuid, video.videoUuid))
+      .returning({ videoUuid: videos.videoUuid });
+    // Deleted while we worked: its files were already removed, so remove what we just added.
+    if (updated.length === 0) await context.storage.deletePrefix(prefix);
+  } finally {
+    await original.release();
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+export const processVideoJob: JobDefinition<{ videoUuid: string }, AppContext> = {
+  name: 'videos.process',
+  payload: z.object({ videoUuid: z.string().uuid() }),
+  retryLimit: 2,
+  retryDelaySeconds: 15,
+  // A 12-hour MJPEG recording takes a while to transcode on a small machine.
+  expireInSeconds: 6 * 60 * 60,
+  async handle(context, { videoUuid }, job) {
+    const [video] = await context.db.select().from(videos).where(eq(videos.videoUuid, videoUuid)).limit(1);
+    // Deleted meanwhile (or never committed): nothing to do.
+    if (!video) return;
+    try {
+      await processVideo(context, video);
+    } catch (error) {
+      if (error instanceof PermanentFailure || error instanceof UnreadableVideoError) {
+        context.logger.warn({ videoUuid, reason: error.message }, 'video processing failed permanently');
+        await markFailed(context, videoUuid, humanReason(error));
+        return;
+      }
+      if (job.isFinalAttempt) await markFailed(context, videoUuid, humanReason(error));
+      throw error;
+    }
+  },
+};

@@ -1,0 +1,265 @@
+import path from 'node:path';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireProjectRole } from '../../lib/access.js';
+import { currentUser } from '../../lib/authenticate.js';
+import { HttpError, notFound, unauthorized } from '../../lib/errors.js';
+import { errorSchema, noContent, projectErrorResponses } from '../../lib/openapi.js';
+import { listQuerySchema, pageSchema } from '../../lib/pagination.js';
+import { getSubjectOrThrow } from '../subjects/subject.lookup.js';
+import { getVideoOrThrow } from './video.lookup.js';
+import { parseRange } from './video.range.js';
+import {
+  batchDestroyBody,
+  patchVideoBody,
+  streamQuery,
+  updateVideoBody,
+  videoListParams,
+  videoParams,
+  videoSchema,
+} from './video.schemas.js';
+import * as service from './video.service.js';
+import tusRoutes from './video.tus.js';
+import { parseUploadFields, receiveMultipartVideo } from './video.upload.js';
+
+const tags = ['videos'];
+const base = '/projects/:project_uuid/subjects/:subject_uuid/videos';
+
+export default async function videoRoutes(app: FastifyInstance) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const ctx = app.ctx;
+
+  api.get(
+    `${base}/`,
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags,
+        summary: "The subject's videos",
+        description:
+          'Search matches name and original file name; ordering: name, created_at, updated_at, recorded_at, duration_s, size_bytes, status (prefix - to reverse; default -created_at).',
+        params: videoListParams,
+        querystring: listQuerySchema,
+        response: { 200: pageSchema(videoSchema), ...projectErrorResponses },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const { project_uuid, subject_uuid } = request.params;
+      await requireProjectRole(ctx, user.id, project_uuid, 'viewer');
+      const subject = await getSubjectOrThrow(ctx, project_uuid, subject_uuid);
+      return service.listVideos(ctx, subject, user.id, request.query, request.url);
+    },
+  );
+
+  api.post(
+    `${base}/`,
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags,
+        summary: 'Upload a video (member or above)',
+        description:
+          'multipart/form-data with the video in the field `file` and optional text fields `name` and `recorded_at` ' +
+          '(ISO 8601). The file is checked with ffprobe: one that is not a readable video is refused with 400 and ' +
+          'nothing is kept. The answer is 201 with the video in status `processing`; a background job makes the ' +
+          'thumbnail and, when browsers cannot play the original, an H.264 MP4 playback copy, then the status ' +
+          'becomes `ready` (or `failed` with `error`). Big files can be uploaded resumably with the tus protocol at ' +
+          '/api/uploads/ (metadata: project_uuid, subject_uuid, filename, optional name).',
+        consumes: ['multipart/form-data'],
+        params: videoListParams,
+        response: { 201: videoSchema, ...projectErrorResponses, 413: errorSchema, 415: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const { project_uuid, subject_uuid } = request.params;
+      await requireProjectRole(ctx, user.id, project_uuid, 'member');
+      const subject = await getSubjectOrThrow(ctx, project_uuid, subject_uuid);
+      const upload = await receiveMultipartVideo(
+        request,
+        path.join(ctx.config.dataDir, 'tmp', 'uploads'),
+        ctx.config.maxUploadBytes,
+      );
+      const fields = await parseUploadFields(upload);
+      const video = await service.ingestVideo(ctx, {
+        userId: user.id,
+        subject,
+        localPath: upload.localPath,
+        originalFilename: upload.originalFilename,
+        extension: upload.extension,
+        name: fields.name,
+        recordedAt: fields.recorded_at,
+      });
+      return reply.status(201).send(await service.toVideoResponse(ctx, video, user.id));
+    },
+  );
+
+  api.post(
+    `${base}/batch_destroy/`,
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags,
+        summary: 'Delete several videos with their files; all or nothing (member or above)',
+        params: videoListParams,
+        body: batchDestroyBody,
+        response: { 204: noContent, ...projectErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { project_uuid, subject_uuid } = request.params;
+      await requireProjectRole(ctx, currentUser(request).id, project_uuid, 'member');
+      const subject = await getSubjectOrThrow(ctx, project_uuid, subject_uuid);
+      await service.batchDestroyVideos(ctx, subject, request.body.video_uuids);
+      return reply.status(204).send(null);
+    },
+  );
+
+  api.get(
+    `${base}/:video_uuid/`,
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags,
+        summary: 'One video, with its processing state',
+        params: videoParams,
+        response: { 200: videoSchema, ...projectErrorResponses },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const { project_uuid, subject_uuid, video_uuid } = request.params;
+      await requireProjectRole(ctx, user.id, project_uuid, 'viewer');
+      await getSubjectOrThrow(ctx, project_uuid, subject_uuid);
+      const video = await getVideoOrThrow(ctx, subject_uuid, video_uuid);
+      return service.toVideoResponse(ctx, video, user.id);
+    },
+  );
+
+  for (const method of ['put', 'patch'] as const) {
+    api[method](
+      `${base}/:video_uuid/`,
+      {
+        preHandler: app.authenticate,
+        schema: {
+          tags,
+          summary:
+            method === 'put'
+              ? 'Replace a video’s name, recording time and subject (member or above)'
+              : 'Change a video’s name, recording time or subject (member or above)',
+          description: 'A `subject_uuid` of another subject of the same project moves the video (and its files) there.',
+          params: videoParams,
+          body: method === 'put' ? updateVideoBody : patchVideoBody,
+          response: { 200: videoSchema, ...projectErrorResponses, 409: errorSchema },
+        },
+      },
+      async (request) => {
+        const user = currentUser(request);
+        const { project_uuid, subject_uuid, video_uuid } = request.params;
+        await requireProjectRole(ctx, user.id, project_uuid, 'member');
+        await getSubjectOrThrow(ctx, project_uuid, subject_uuid);
+        const video = await getVideoOrThrow(ctx, subject_uuid, video_uuid);
+        const target = request.body.subject_uuid
+          ? await getSubjectOrThrow(ctx, project_uuid, request.body.subject_uuid).catch(() => {
+              throw new HttpError(400, { subject_uuid: ['No such subject in this project.'] });
+            })
+          : undefined;
+        const updated = await service.updateVideo(ctx, video, request.body, target);
+        return service.toVideoResponse(ctx, updated, user.id);
+      },
+    );
+  }
+
+  api.delete(
+    `${base}/:video_uuid/`,
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags,
+        summary: 'Delete a video with all its files (member or above)',
+        params: videoParams,
+        response: { 204: noContent, ...projectErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { project_uuid, subject_uuid, video_uuid } = request.params;
+      await requireProjectRole(ctx, currentUser(request).id, project_uuid, 'member');
+      await getSubjectOrThrow(ctx, project_uuid, subject_uuid);
+      await service.deleteVideo(ctx, await getVideoOrThrow(ctx, subject_uuid, video_uuid));
+      return reply.status(204).send(null);
+    },
+  );
+
+  /** Who is streaming: the signed `?token=` of `stream_url` (for `<video>`), else the bearer header. */
+  async function streamUserId(request: FastifyRequest, videoUuid: string, token: string | undefined) {
+    if (token !== undefined) {
+      const claims = await ctx.tokens.verify(token, 'stream');
+      if (!claims || claims.res !== videoUuid) {
+        throw unauthorized('The stream link is invalid or has expired; reload the video to get a new one.');
+      }
+      return Number(claims.sub);
+    }
+    await app.authenticate(request);
+    return currentUser(request).id;
+  }
+
+  api.route({
+    // HEAD declared explicitly so that it answers with the real Content-Length without reading the file.
+    method: ['GET', 'HEAD'],
+    url: `${base}/:video_uuid/stream/`,
+    schema: {
+      tags,
+      summary: 'The playable video file, with HTTP Range support',
+      description:
+        'Serves the playback copy when there is one, else the original. Authenticate with the bearer header or ' +
+        'with the `token` that `stream_url` carries (a `<video>` element cannot send headers). Answers 206 for a ' +
+        'satisfiable `Range: bytes=…`, 416 for one past the end, else 200 with the whole file.',
+      security: [{ bearerAuth: [] }, {}],
+      params: videoParams,
+      querystring: streamQuery,
+      response: {
+        200: z.any().describe('The whole file'),
+        206: z.any().describe('The requested byte range'),
+        ...projectErrorResponses,
+        416: errorSchema,
+      },
+    },
+    handler: async (request, reply) => {
+      const { project_uuid, subject_uuid, video_uuid } = request.params;
+      const userId = await streamUserId(request, video_uuid, request.query.token);
+      await requireProjectRole(ctx, userId, project_uuid, 'viewer');
+      await getSubjectOrThrow(ctx, project_uuid, subject_uuid);
+      const video = await getVideoOrThrow(ctx, subject_uuid, video_uuid);
+      const key = service.playableKey(video);
+      const info = key ? await ctx.storage.stat(key) : null;
+      if (!key || !info) throw notFound('The video file is not available (yet).');
+      const range = parseRange(request.headers.range, info.size);
+      if (range.kind === 'unsatisfiable') {
+        throw new HttpError(416, `The requested range is outside the file (${info.size} bytes).`, {
+          'content-range': `bytes */${info.size}`,
+          'accept-ranges': 'bytes',
+        });
+      }
+      reply
+        .header('accept-ranges', 'bytes')
+        .header('content-type', service.contentTypeOf(key))
+        .header('cache-control', 'private, no-transform')
+        .header('etag', `"${video.videoUuid}-${info.size}-${video.updatedAt.getTime()}"`);
+      if (range.kind === 'partial') {
+        reply
+          .status(206)
+          .header('content-range', `bytes ${range.start}-${range.end}/${info.size}`)
+          .header('content-length', range.end - range.start + 1);
+      } else {
+        reply.status(200).header('content-length', info.size);
+      }
+      if (request.method === 'HEAD') return reply.send();
+      const body = await ctx.storage.read(key, range.kind === 'partial' ? range : undefined);
+      return reply.send(body);
+    },
+  });
+
+  await app.register(tusRoutes);
+}

@@ -1,0 +1,292 @@
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
+import { UnreadableVideoError } from '../../adapters/media/media.js';
+import type { AppContext } from '../../context.js';
+import type { Database } from '../../db/client.js';
+import { videos } from '../../db/schema.js';
+import { isUuid } from '../../lib/access.js';
+import { conflict, fieldError, notFound } from '../../lib/errors.js';
+import { type ListQuery, likePattern, parseOrdering, toPage } from '../../lib/pagination.js';
+import { deletePendingFiles, deleteRowsAndFiles, scheduleFileDeletion } from '../files/file-deletion.js';
+import { fileUrl } from '../files/file-urls.js';
+import type { SubjectRow } from '../subjects/subject.lookup.js';
+import { processVideoJob } from './video.jobs.js';
+import { type VideoRow, videoKeys, videoStoragePrefix } from './video.lookup.js';
+import { VIDEO_CONTENT_TYPES, VIDEO_ORDERING, type VideoResponse } from './video.schemas.js';
+
+/** The file `stream/` serves: the playback copy when there is one, else the original. */
+export function playableKey(video: VideoRow): string | null {
+  return video.playbackKey ?? video.originalKey;
+}
+
+export function contentTypeOf(key: string): string {
+  return VIDEO_CONTENT_TYPES[path.extname(key).toLowerCase()] ?? 'application/octet-stream';
+}
+
+async function jobState(context: AppContext, video: VideoRow): Promise<VideoResponse['job']> {
+  if (!video.processingJobId) return null;
+  const job = await context.jobs.getJob(processVideoJob.name, video.processingJobId).catch(() => null);
+  if (!job) return null;
+  return { id: job.id, state: job.state, attempts: job.retryCount + (job.startedOn ? 1 : 0) };
+}
+
+/** The API's view of a video. `stream_url` carries a token that lets this user stream this video. */
+export async function toVideoResponse(context: AppContext, video: VideoRow, userId: number): Promise<VideoResponse> {
+  const token = await context.tokens.signStream(userId, video.videoUuid);
+  const streamPath = `/api/projects/${video.projectUuid}/subjects/${video.subjectUuid}/videos/${video.videoUuid}/stream/`;
+  return {
+    video_uuid: video.videoUuid,
+    subject_uuid: video.subjectUuid,
+    project_uuid: video.projectUuid,
+    name: video.name,
+    original_filename: video.originalFilename,
+    size_bytes: video.sizeBytes,
+    duration_s: video.durationS,
+    fps: video.fps,
+    frame_count: video.frameCount,
+    width: video.width,
+    height: video.height,
+    codec: video.codec,
+    container: video.container,
+    status: video.status,
+    error: video.error,
+    thumbnail_url: await fileUrl(context, video.thumbnailKey),
+    stream_url: `${context.config.publicUrl}${streamPath}?token=${encodeURIComponent(token)}`,
+    playback: video.playbackKey ? 'copy' : 'original',
+    recorded_at: video.recordedAt?.toISOString() ?? null,
+    created_at: video.createdAt.toISOString(),
+    updated_at: video.updatedAt.toISOString(),
+    job: await jobState(context, video),
+  };
+}
+
+export async function listVideos(
+  context: AppContext,
+  subject: SubjectRow,
+  userId: number,
+  query: ListQuery,
+  url: string,
+) {
+  const { field, descending } = parseOrdering<(typeof VIDEO_ORDERING)[number]>(
+    query.ordering,
+    VIDEO_ORDERING,
+    '-created_at',
+  );
+  const column = {
+    name: videos.name,
+    created_at: videos.createdAt,
+    updated_at: videos.updatedAt,
+    recorded_at: videos.recordedAt,
+    duration_s: videos.durationS,
+    size_bytes: videos.sizeBytes,
+    status: videos.status,
+  }[field];
+  const pattern = query.search ? likePattern(query.search) : undefined;
+  const where = and(
+    eq(videos.subjectUuid, subject.subjectUuid),
+    pattern ? sql`(${videos.name} ilike ${pattern} or ${videos.originalFilename} ilike ${pattern})` : undefined,
+  );
+  const [total] = await context.db.select({ value: count() }).from(videos).where(where);
+  const rows = await context.db
+    .select()
+    .from(videos)
+    .where(where)
+    .orderBy(descending ? sql`${column} desc nulls last` : sql`${column} asc nulls last`, asc(videos.videoUuid))
+    .limit(query.page_size)
+    .offset((query.page - 1) * query.page_size);
+  const results = await Promise.all(rows.map((row) => toVideoResponse(context, row, userId)));
+  return toPage(url, context.config.publicUrl, query, total?.value ?? 0, results);
+}
+
+export interface IngestInput {
+  userId: number;
+  subject: SubjectRow;
+  /** The complete upload on local disk; it is moved into storage, or removed when rejected. */
+  localPath: string;
+  originalFilename: string;
+  extension: string;
+  name?: string;
+  recordedAt?: Date | null;
+  /** A row made earlier for this upload (status `uploading`, tus); otherwise a new row is inserted. */
+  videoUuid?: string;
+}
+
+/**
+ * The one pipeline behind both upload paths (multipart and tus): probe the file (an unreadable one is
+ * rejected with 400 and nothing is kept), record the video (status processing), move the file into storage,
+ * and queue the processing job.
+ */
+export async function ingestVideo(context: AppContext, input: IngestInput): Promise<VideoRow> {
+  let facts: Awaited<ReturnType<AppContext['media']['probe']>>;
+  try {
+    facts = await context.media.probe(input.localPath);
+  } catch (error) {
+    await rm(input.localPath, { force: true });
+    if (error instanceof UnreadableVideoError) throw fieldError('file', error.message);
+    throw error;
+  }
+  const values = {
+    projectUuid: input.subject.projectUuid,
+    subjectUuid: input.subject.subjectUuid,
+    name: input.name?.trim() || path.basename(input.originalFilename, path.extname(input.originalFilename)),
+    originalFilename: input.originalFilename,
+    sizeBytes: facts.sizeBytes,
+    durationS: facts.durationS,
+    fps: facts.fps,
+    frameCount: facts.frameCount,
+    width: facts.width,
+    height: facts.height,
+    codec: facts.codec,
+    container: facts.container,
+    status: 'processing' as const,
+    error: null,
+    recordedAt: input.recordedAt ?? null,
+    uploadedById: input.userId,
+    updatedAt: new Date(),
+  };
+  let video: VideoRow | undefined;
+  if (input.videoUuid) {
+    [video] = await context.db
+      .update(videos)
+      .set(values)
+      .where(and(eq(videos.videoUuid, input.videoUuid), eq(videos.status, 'uploading')))
+      .returning();
+    if (!video) {
+      await rm(input.localPath, { force: true });
+      throw notFound('This upload no longer has a video: it was deleted while uploading.');
+    }
+  } else {
+    [video] = await context.db.insert(videos).values(values).returning();
+  }
+  const row = video!;
+  const prefix = videoStoragePrefix(row.projectUuid, row.subjectUuid, row.videoUuid);
+  const originalKey = videoKeys(prefix, input.extension).original;
+  try {
+    await context.storage.importFile(originalKey, input.localPath, contentTypeOf(originalKey));
+    const jobId = await context.jobs.send(
+      processVideoJob,
+      { videoUuid: row.videoUuid },
+      { singletonKey: row.videoUuid },
+    );
+    const [updated] = await context.db
+      .update(videos)
+      .set({ originalKey, processingJobId: jobId })
+      .where(eq(videos.videoUuid, row.videoUuid))
+      .returning();
+    return updated ?? row;
+  } catch (error) {
+    // Storage or queue failed: leave nothing half-made behind.
+    await rm(input.localPath, { force: true });
+    await deleteRowsAndFiles(context, [prefix], async (tx) => {
+      await tx.delete(videos).where(eq(videos.videoUuid, row.videoUuid));
+    });
+    throw error;
+  }
+}
+
+export async function updateVideo(
+  context: AppContext,
+  video: VideoRow,
+  changes: { name?: string; recorded_at?: Date | null; subject_uuid?: string },
+  targetSubject: SubjectRow | undefined,
+): Promise<VideoRow> {
+  const set: Partial<typeof videos.$inferInsert> = { updatedAt: new Date() };
+  if (changes.name !== undefined) set.name = changes.name;
+  if (changes.recorded_at !== undefined) set.recordedAt = changes.recorded_at;
+  if (targetSubject && targetSubject.subjectUuid !== video.subjectUuid) {
+    return moveVideo(context, video, targetSubject, set);
+  }
+  const [updated] = await context.db.update(videos).set(set).where(eq(videos.videoUuid, video.videoUuid)).returning();
+  if (!updated) throw notFound();
+  return updated;
+}
+
+/**
+ * Moves a video to another subject of its project. Its files live under the subject's prefix (so deleting a
+ * subject removes them), so they are copied to the new prefix and the old prefix is deleted after the commit.
+ */
+async function moveVideo(
+  context: AppContext,
+  video: VideoRow,
+  target: SubjectRow,
+  set: Partial<typeof videos.$inferInsert>,
+): Promise<VideoRow> {
+  if (video.status === 'uploading' || video.status === 'processing') {
+    throw conflict('This video is still being uploaded or processed; move it once it is ready.');
+  }
+  const oldPrefix = videoStoragePrefix(video.projectUuid, video.subjectUuid, video.videoUuid);
+  const newPrefix = videoStoragePrefix(target.projectUuid, target.subjectUuid, video.videoUuid);
+  const moveKey = async (key: string | null) => {
+    if (!key) return null;
+    const newKey = newPrefix + key.slice(oldPrefix.length);
+    if (await context.storage.stat(key)) await context.storage.write(newKey, await context.storage.read(key));
+    return newKey;
+  };
+  const [originalKey, playbackKey, thumbnailKey] = [
+    await moveKey(video.originalKey),
+    await moveKey(video.playbackKey),
+    await moveKey(video.thumbnailKey),
+  ];
+  const updated = await context.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(videos)
+      .set({ ...set, subjectUuid: target.subjectUuid, originalKey, playbackKey, thumbnailKey })
+      .where(eq(videos.videoUuid, video.videoUuid))
+      .returning();
+    await scheduleFileDeletion(tx as unknown as Database, [row ? oldPrefix : newPrefix]);
+    return row;
+  });
+  await deletePendingFiles(context);
+  if (!updated) throw notFound();
+  return updated;
+}
+
+/** Removes tus's partial upload files of a video still being uploaded (they live outside storage). */
+async function removeTusParts(context: AppContext, videoUuids: string[]) {
+  const dir = path.join(context.config.dataDir, 'tmp', 'tus');
+  for (const id of videoUuids) {
+    await rm(path.join(dir, id), { force: true });
+    await rm(path.join(dir, `${id}.json`), { force: true });
+  }
+}
+
+export async function deleteVideo(context: AppContext, video: VideoRow): Promise<void> {
+  await deleteRowsAndFiles(
+    context,
+    [videoStoragePrefix(video.projectUuid, video.subjectUuid, video.videoUuid)],
+    async (tx) => {
+      await tx.delete(videos).where(eq(videos.videoUuid, video.videoUuid));
+    },
+  );
+  if (video.status === 'uploading') await removeTusParts(context, [video.videoUuid]);
+}
+
+/** Deletes every listed video of the subject, or none: an unknown id fails the whole request. */
+export async function batchDestroyVideos(context: AppContext, subject: SubjectRow, videoUuids: string[]) {
+  const wanted = [...new Set(videoUuids)];
+  const found = wanted.every(isUuid)
+    ? await context.db
+        .select()
+        .from(videos)
+        .where(and(eq(videos.subjectUuid, subject.subjectUuid), inArray(videos.videoUuid, wanted)))
+    : [];
+  const known = new Set(found.map((row) => row.videoUuid));
+  const missing = wanted.filter((id) => !known.has(id));
+  if (missing.length > 0) {
+    throw fieldError('video_uuids', `Unknown video(s) in this subject: ${missing.join(', ')}. Nothing was deleted.`);
+  }
+  await deleteRowsAndFiles(
+    context,
+    found.map((row) => videoStoragePrefix(row.projectUuid, row.subjectUuid, row.videoUuid)),
+    async (tx) => {
+      await tx
+        .delete(videos)
+        .where(and(eq(videos.subjectUuid, subject.subjectUuid), inArray(videos.videoUuid, wanted)));
+    },
+  );
+  await removeTusParts(
+    context,
+    found.filter((row) => row.status === 'uploading').map((row) => row.videoUuid),
+  );
+}

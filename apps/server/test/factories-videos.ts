@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../src/context.js';
+import { memberships, projects, subjects } from '../src/db/schema.js';
+import type { TestUser } from './factories.js';
+
+export interface ProjectWithSubject {
+  projectUuid: string;
+  subjectUuid: string;
+  /** `/api/projects/{p}/subjects/{s}/videos/` */
+  videosUrl: string;
+}
+
+/** A project owned by `owner` with one subject, straight in the database. */
+export async function createProjectWithSubject(ctx: AppContext, owner: TestUser): Promise<ProjectWithSubject> {
+  const [project] = await ctx.db
+    .insert(projects)
+    .values({
+      name: `Project ${randomUUID().slice(0, 8)}`,
+      ownerId: owner.id,
+      metadata: { description: '', institution: 'Lab', principal_investigator: 'PI' },
+    })
+    .returning();
+  await ctx.db.insert(memberships).values({ projectUuid: project!.projectUuid, userId: owner.id, role: 'owner' });
+  const subjectUuid = await createSubjectRow(ctx, project!.projectUuid);
+  return {
+    projectUuid: project!.projectUuid,
+    subjectUuid,
+    videosUrl: `/api/projects/${project!.projectUuid}/subjects/${subjectUuid}/videos/`,
+  };
+}
+
+export async function createSubjectRow(ctx: AppContext, projectUuid: string, name?: string): Promise<string> {
+  const [subject] = await ctx.db
+    .insert(subjects)
+    .values({ projectUuid, name: name ?? `M${randomUUID().slice(0, 6)}` })
+    .returning();
+  return subject!.subjectUuid;
+}
+
+/** A multipart body with text fields and one file part in `file`. */
+export function videoMultipart(content: Buffer, filename: string, fields: Record<string, string> = {}) {
+  const boundary = `----video${randomUUID().replace(/-/g, '')}`;
+  const parts: Buffer[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+  }
+  parts.push(
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    ),
+    content,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  );
+  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+/** POSTs a fixture file to a subject's videos/ with `app.inject`. */
+export function uploadVideo(
+  app: FastifyInstance,
+  user: TestUser,
+  videosUrl: string,
+  file: string,
+  options: { filename?: string; fields?: Record<string, string> } = {},
+) {
+  const body = videoMultipart(readFileSync(file), options.filename ?? file.split('/').pop()!, options.fields);
+  return app.inject({
+    method: 'POST',
+    url: videosUrl,
+    payload: body.payload,
+    headers: { ...user.headers, ...body.headers },
+  });
+}
+
+/** Polls a video's detail until `done(video)` holds or the timeout passes; returns the last answer. */
+export async function waitForVideo(
+  app: FastifyInstance,
+  user: TestUser,
+  videoUrl: string,
+  done: (video: { status: string }) => boolean = (v) => v.status === 'ready' || v.status === 'failed',
+  timeoutMs = 30_000,
+) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const response = await app.inject({ method: 'GET', url: videoUrl, headers: user.headers });
+    const video = response.json();
+    if (response.statusCode !== 200) throw new Error(`GET ${videoUrl} → ${response.statusCode} ${response.body}`);
+    if (done(video) || Date.now() > deadline) return video;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
