@@ -1,3 +1,5 @@
+import { ProfilePage } from '@/features/profile/components/profile-page';
+
 export function Component() {
-  return null;
+  return <ProfilePage />;
 }

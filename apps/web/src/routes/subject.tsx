@@ -1,3 +1,9 @@
+import { useParams } from 'react-router';
+import { SubjectPage } from '@/features/subjects/components/subject-page';
+import { useProjectUuid } from './guards';
+
 export function Component() {
-  return null;
+  const projectUuid = useProjectUuid();
+  const { subjectUuid } = useParams();
+  return <SubjectPage key={subjectUuid} projectUuid={projectUuid} subjectUuid={subjectUuid!} />;
 }

@@ -1,3 +1,7 @@
+import { SubjectsTable } from '@/features/subjects/components/subjects-table';
+import { useProjectUuid } from './guards';
+
 export function Component() {
-  return null;
+  const projectUuid = useProjectUuid();
+  return <SubjectsTable key={projectUuid} projectUuid={projectUuid} />;
 }
