@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { emailTokens, refreshTokens, users } from '../../db/schema.js';
 import type { UserRow } from '../../lib/authenticate.js';
@@ -49,26 +49,36 @@ async function findUserById(ctx: AppContext, id: number): Promise<UserRow | unde
 
 // ---- JWT pairs and refresh-token rotation ----
 
-/** A new access token and a new refresh token, whose jti is recorded so it can be rotated and revoked. */
+/**
+ * Refresh-token rows: a row whose `revokedAt` is set was used once (rotated) and must not be used again; a
+ * token without a row was never issued, has logged out, or was ended by a password change. Deleting rather
+ * than marking on logout keeps a stale client's later attempt a plain 401 instead of a reuse alarm.
+ */
 export async function issueTokenPair(ctx: AppContext, userId: number): Promise<TokenPair> {
   const jti = randomUUID();
+  const now = Date.now();
+  // Expired rows are useless; dropping the user's own keeps the table from growing without a sweeper.
   await ctx.db
-    .insert(refreshTokens)
-    .values({ jti, userId, expiresAt: new Date(Date.now() + REFRESH_TOKEN_SECONDS * 1000) });
+    .delete(refreshTokens)
+    .where(and(eq(refreshTokens.userId, userId), lt(refreshTokens.expiresAt, new Date(now))));
+  await ctx.db.insert(refreshTokens).values({ jti, userId, expiresAt: new Date(now + REFRESH_TOKEN_SECONDS * 1000) });
   const [access, refresh] = await Promise.all([ctx.tokens.signAccess(userId), ctx.tokens.signRefresh(userId, jti)]);
   return { access, refresh };
 }
 
 async function revokeAllRefreshTokens(ctx: AppContext, userId: number): Promise<void> {
-  await ctx.db
-    .update(refreshTokens)
-    .set({ revokedAt: new Date() })
-    .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
+  await ctx.db.delete(refreshTokens).where(eq(refreshTokens.userId, userId));
 }
 
 /**
- * Exchanges a refresh token for a new pair and revokes it. Presenting a refresh token that was already
- * used means it leaked (or a client misbehaves): every session of that user is revoked.
+ * Two requests of one client (two tabs) may race to refresh with the same token; the loser gets a 401 but
+ * does not end every session. Later reuse means the token leaked.
+ */
+export const REUSE_GRACE_MS = 10_000;
+
+/**
+ * Exchanges a refresh token for a new pair and marks it used. Presenting a used refresh token again (after
+ * the grace period) means it was copied: every session of that user ends.
  */
 export async function rotateRefreshToken(ctx: AppContext, refresh: string): Promise<TokenPair> {
   const claims = await ctx.tokens.verify(refresh, 'refresh');
@@ -81,21 +91,21 @@ export async function rotateRefreshToken(ctx: AppContext, refresh: string): Prom
     .where(and(eq(refreshTokens.jti, row.jti), isNull(refreshTokens.revokedAt)))
     .returning({ jti: refreshTokens.jti });
   if (!claimed) {
-    await revokeAllRefreshTokens(ctx, row.userId);
-    ctx.logger.warn({ userId: row.userId }, 'a used refresh token was presented again; all sessions revoked');
+    const usedAt = row.revokedAt?.getTime() ?? Date.now();
+    if (Date.now() - usedAt > REUSE_GRACE_MS) {
+      await revokeAllRefreshTokens(ctx, row.userId);
+      ctx.logger.warn({ userId: row.userId }, 'a used refresh token was presented again; all sessions ended');
+    }
     throw unauthorized(INVALID_TOKEN);
   }
   return issueTokenPair(ctx, row.userId);
 }
 
-/** Logout: revokes the refresh token if it is one of ours; anything else is ignored (logging out never fails). */
+/** Logout: forgets the refresh token if it is one of ours; anything else is ignored (logging out never fails). */
 export async function revokeRefreshToken(ctx: AppContext, refresh: string): Promise<void> {
   const claims = await ctx.tokens.verify(refresh, 'refresh');
   if (!claims?.jti || !isUuid(claims.jti)) return;
-  await ctx.db
-    .update(refreshTokens)
-    .set({ revokedAt: new Date() })
-    .where(and(eq(refreshTokens.jti, claims.jti), isNull(refreshTokens.revokedAt)));
+  await ctx.db.delete(refreshTokens).where(eq(refreshTokens.jti, claims.jti));
 }
 
 /** The same test `app.authenticate` applies: a valid access token of an existing user, newer than the password. */
