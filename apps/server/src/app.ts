@@ -65,6 +65,16 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('ctx', context);
 
+  // While shutting down, answers to requests still in flight close their connection, so that keep-alive
+  // sockets do not hold the drain open until they time out.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
+
   // Every path pattern with the methods it answers, to tell 405 (known path, other method) from 404.
   const knownPaths = findMyWay<findMyWay.HTTPVersion.V1>({ ignoreTrailingSlash: true, maxParamLength: 2000 });
   const methodsByPattern = new Map<string, Set<string>>();

@@ -2,28 +2,12 @@ import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subjects } from '../src/db/schema.js';
 import { createProject } from '../src/modules/projects/project.service.js';
+import type { Endpoint, Fixture, MatrixRole } from './access-matrix.types.js';
 import { accessMatrixVideoEndpoints } from './access-matrix.videos.js';
 import { addMember, createUser, multipartFile, type TestUser, TINY_PNG } from './factories.js';
 import { createTestApp, type TestApp } from './test-app.js';
 
-type Role = 'viewer' | 'member' | 'admin' | 'owner';
-const ladder: Role[] = ['viewer', 'member', 'admin', 'owner'];
-
-/** Ids a request needs; each endpoint × role gets fresh ones so a delete cannot spoil the next call. */
-export interface Fixture {
-  projectUuid: string;
-  subjectUuid: string;
-  /** Set by endpoints that need a video. */
-  videoUuid?: string;
-}
-
-export interface Endpoint {
-  name: string;
-  minimum: Role;
-  /** Extra setup (e.g. a video) before the request. */
-  prepare?: (t: TestApp, fixture: Fixture, owner: TestUser) => Promise<void>;
-  request: (fixture: Fixture) => InjectOptions;
-}
+const ladder: MatrixRole[] = ['viewer', 'member', 'admin', 'owner'];
 
 const json = (method: InjectOptions['method'], url: string, payload?: object): InjectOptions => ({
   method,
@@ -96,7 +80,7 @@ const endpoints = [...projectEndpoints, ...accessMatrixVideoEndpoints];
 describe('access to every project-scoped endpoint', () => {
   let t: TestApp;
   let owner: TestUser;
-  const people = new Map<Role | 'outsider', TestUser>();
+  const people = new Map<MatrixRole | 'outsider', TestUser>();
 
   beforeAll(async () => {
     t = await createTestApp();
