@@ -91,7 +91,7 @@ export default async function authRoutes(fastify: FastifyInstance, options: Auth
         },
       },
       async (request) => {
-        const refresh = request.body?.refresh;
+        const { refresh } = request.body;
         if (refresh) await revokeRefreshToken(ctx, refresh);
         return { detail: 'Successfully logged out.' };
       },

@@ -28,8 +28,11 @@ export const loginBodySchema = z.object({ email: text(254), password: password()
 export const tokenPairSchema = z.object({ access: z.string(), refresh: z.string() });
 export const loginResponseSchema = tokenPairSchema.extend({ user: userSchema });
 
-/** No body at all is fine too (Fastify gives null then). */
-export const logoutBodySchema = z.object({ refresh: z.string().max(4096).optional() }).nullish();
+/** No body at all is fine too (Fastify gives null then): it reads as `{}`. */
+export const logoutBodySchema = z.preprocess(
+  (body) => body ?? {},
+  z.object({ refresh: z.string().max(4096).optional() }),
+);
 
 export const registerBodySchema = z.object({
   email: emailField(),
