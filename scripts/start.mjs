@@ -7,11 +7,15 @@ import path from 'node:path';
 const root = path.resolve(import.meta.dirname, '..');
 const workerOnly = process.argv.includes('--worker');
 
-/** Newest modification time of the files under `dirs` (recursively), skipping build output. */
+/** Newest modification time of the given files and of the files under the given folders, skipping build output. */
 function newestSourceTime(dirs) {
   let newest = 0;
   const walk = (dir) => {
     if (!existsSync(dir)) return;
+    if (!statSync(dir).isDirectory()) {
+      newest = Math.max(newest, statSync(dir).mtimeMs);
+      return;
+    }
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       if (entry.name === 'node_modules' || entry.name === 'dist') continue;
       const full = path.join(dir, entry.name);

@@ -57,7 +57,8 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: context.logger,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2000 },
-    trustProxy: true,
+    // Fastify accepts a hop count at run time; its types leave numbers out.
+    trustProxy: context.config.trustProxy as boolean | string,
     logController: new OneLinePerRequest(),
     bodyLimit: 1024 * 1024,
   });

@@ -21,6 +21,8 @@ export interface AppConfig {
   docsUrl: string;
   /** Serve the built SPA from this directory when it exists. */
   webDistDir: string | undefined;
+  /** Fastify's trustProxy: false (default), true, a hop count, or addresses/CIDRs of the proxies in front. */
+  trustProxy: boolean | number | string;
   /** Run job workers inside this process. */
   runWorkers: boolean;
   /** Accept HTTP requests (false for `npm run worker`). */
@@ -42,6 +44,13 @@ function positiveInt(name: string, raw: string | undefined, fallback: number): n
   const value = Number(raw);
   if (!Number.isSafeInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
   return value;
+}
+
+/** Behind a proxy, client addresses (used by rate limits) come from X-Forwarded-For only as far as it is trusted. */
+function parseTrustProxy(raw: string | undefined): boolean | number | string {
+  if (!raw || raw === 'false') return false;
+  if (raw === 'true') return true;
+  return /^\d+$/.test(raw) ? Number(raw) : raw;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
@@ -72,6 +81,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     supportEmail: env.SUPPORT_EMAIL || 'support@localhost',
     docsUrl: env.DOCS_URL || '/api/docs/',
     webDistDir: undefined,
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     runWorkers: true,
     runHttp: true,
     ...overrides,

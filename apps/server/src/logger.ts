@@ -1,9 +1,16 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { pino } from 'pino';
 
-/** Hides signed `token=` query values (stream and file URLs) from request logs. */
+/**
+ * Hides secrets that travel in URLs from request logs: signed `token=` query values (stream URLs), file tokens in
+ * `/api/files/{token}`, and the keys of e-mailed links when their SPA routes are requested.
+ */
 export function redactUrl(url: string): string {
-  return url.replace(/([?&](?:token|key|signature|X-Amz-Signature)=)[^&]*/gi, '$1[redacted]');
+  return url
+    .replace(/([?&](?:token|key|signature|X-Amz-Signature)=)[^&]*/gi, '$1[redacted]')
+    .replace(/^(\/api\/files\/)[^/?]+/, '$1[redacted]')
+    .replace(/^(\/auth\/confirm-verification\/)[^/?]+/, '$1[redacted]')
+    .replace(/^(\/auth\/confirm-password-reset\/)[^?]+/, '$1[redacted]');
 }
 
 /** One JSON line per request and per job event; never a token, password or secret. */

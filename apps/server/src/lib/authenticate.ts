@@ -14,7 +14,7 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 }
 
 /**
- * `preHandler: app.authenticate` makes a route require a valid access token and sets `request.user`.
+ * `onRequest: app.authenticate` makes a route require a valid access token and sets `request.user`.
  * A token issued before the last password change no longer counts.
  */
 export function registerAuthentication(app: FastifyInstance) {

@@ -180,7 +180,7 @@ export default async function authRoutes(fastify: FastifyInstance, options: Auth
   app.post(
     '/auth/password/change/',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags,
         summary: 'Change the password; other sessions end and a fresh JWT pair keeps this one signed in',
@@ -225,14 +225,14 @@ export default async function authRoutes(fastify: FastifyInstance, options: Auth
 
   app.get(
     '/auth/user/',
-    { preHandler: app.authenticate, schema: { tags, summary: 'The signed-in user', response: { 200: userSchema } } },
+    { onRequest: app.authenticate, schema: { tags, summary: 'The signed-in user', response: { 200: userSchema } } },
     async (request) => serializeUser(ctx, currentUser(request)),
   );
   for (const method of ['PUT', 'PATCH'] as const) {
     app.route({
       method,
       url: '/auth/user/',
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags,
         summary: 'Update the signed-in user’s names (the e-mail address cannot be changed here)',

@@ -13,7 +13,7 @@ const PASSWORD = 'tawny owl 42';
 describe('auth: registration, verification, log-in, tokens, current user', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ config: { trustProxy: true } });
   });
   afterAll(() => t.close());
 

@@ -15,7 +15,8 @@ const nextSecond = () => new Promise((resolve) => setTimeout(resolve, 1010 - (Da
 describe('auth: password reset, password change, rate limits', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp();
+    // Behind a trusted proxy, so each test can speak from its own client address.
+    t = await createTestApp({ config: { trustProxy: true } });
   });
   afterAll(() => t.close());
 

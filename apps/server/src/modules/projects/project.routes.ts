@@ -19,7 +19,7 @@ const tags = ['projects'];
 
 export default async function projectRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  api.addHook('preHandler', app.authenticate);
+  api.addHook('onRequest', app.authenticate);
 
   api.get(
     '/projects/',

@@ -20,7 +20,7 @@ const tags = ['subjects'];
 
 export default async function subjectRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  api.addHook('preHandler', app.authenticate);
+  api.addHook('onRequest', app.authenticate);
 
   api.get(
     '/projects/:project_uuid/subjects/',

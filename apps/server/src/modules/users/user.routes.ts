@@ -18,7 +18,7 @@ export default async function userRoutes(fastify: FastifyInstance) {
   app.get(
     '/users/profile/pending-invitations/',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags,
         summary: 'Invitations to the signed-in user’s e-mail address that can still be accepted',
@@ -32,7 +32,7 @@ export default async function userRoutes(fastify: FastifyInstance) {
   app.post(
     '/users/profile/',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags,
         summary: 'Update the signed-in user’s names',
@@ -46,7 +46,7 @@ export default async function userRoutes(fastify: FastifyInstance) {
   app.post(
     '/users/profile/upload_avatar/',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags,
         summary: 'Upload an avatar (multipart, field `avatar`: PNG, JPEG, GIF or WebP up to 5 MB)',
@@ -71,7 +71,7 @@ export default async function userRoutes(fastify: FastifyInstance) {
   app.get(
     '/users/profile/:id/',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags,
         summary: 'The signed-in user’s profile (another id is 404)',
@@ -85,7 +85,7 @@ export default async function userRoutes(fastify: FastifyInstance) {
     app.route({
       method,
       url: '/users/profile/:id/',
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags,
         summary: 'Update the signed-in user’s names (another id is 404)',
