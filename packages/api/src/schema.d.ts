@@ -2690,6 +2690,1101 @@ export interface paths {
         };
         trace?: never;
     };
+    "/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The subject's videos
+         * @description Search matches name and original file name; ordering: name, created_at, updated_at, recorded_at, duration_s, size_bytes, status (prefix - to reverse; default -created_at).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    page_size?: number;
+                    search?: string;
+                    ordering?: string;
+                };
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    subject_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            next: string | null;
+                            previous: string | null;
+                            results: {
+                                /** Format: uuid */
+                                video_uuid: string;
+                                /** Format: uuid */
+                                subject_uuid: string;
+                                /** Format: uuid */
+                                project_uuid: string;
+                                name: string;
+                                original_filename: string;
+                                size_bytes: number;
+                                duration_s: number | null;
+                                fps: number | null;
+                                frame_count: number | null;
+                                width: number | null;
+                                height: number | null;
+                                codec: string | null;
+                                container: string | null;
+                                /** @enum {string} */
+                                status: "uploading" | "processing" | "ready" | "failed";
+                                error: string | null;
+                                thumbnail_url: string | null;
+                                /** @description Playable file with HTTP Range; carries a signed token valid for one hour */
+                                stream_url: string;
+                                /**
+                                 * @description "copy" when stream_url serves an H.264 MP4 made for browsers, else the original file
+                                 * @enum {string}
+                                 */
+                                playback: "original" | "copy";
+                                recorded_at: string | null;
+                                created_at: string;
+                                updated_at: string;
+                                /** @description The processing job (thumbnail and playback copy), while the job queue remembers it */
+                                job: {
+                                    id: string;
+                                    /** @description pg-boss state: created, retry, active, completed, cancelled, failed */
+                                    state: string;
+                                    attempts: number;
+                                } | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Upload a video (member or above)
+         * @description multipart/form-data with the video in the field `file` and optional text fields `name` and `recorded_at` (ISO 8601). The file is checked with ffprobe: one that is not a readable video is refused with 400 and nothing is kept. The answer is 201 with the video in status `processing`; a background job makes the thumbnail and, when browsers cannot play the original, an H.264 MP4 playback copy, then the status becomes `ready` (or `failed` with `error`). Big files can be uploaded resumably with the tus protocol at /api/uploads/ (metadata: project_uuid, subject_uuid, filename, optional name).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    subject_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "multipart/form-data": {
+                        /**
+                         * Format: binary
+                         * @description The video file
+                         */
+                        file: string;
+                        /** @description Display name; defaults to the file name */
+                        name?: string;
+                        /** @description When it was recorded (ISO 8601) */
+                        recorded_at?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            video_uuid: string;
+                            /** Format: uuid */
+                            subject_uuid: string;
+                            /** Format: uuid */
+                            project_uuid: string;
+                            name: string;
+                            original_filename: string;
+                            size_bytes: number;
+                            duration_s: number | null;
+                            fps: number | null;
+                            frame_count: number | null;
+                            width: number | null;
+                            height: number | null;
+                            codec: string | null;
+                            container: string | null;
+                            /** @enum {string} */
+                            status: "uploading" | "processing" | "ready" | "failed";
+                            error: string | null;
+                            thumbnail_url: string | null;
+                            /** @description Playable file with HTTP Range; carries a signed token valid for one hour */
+                            stream_url: string;
+                            /**
+                             * @description "copy" when stream_url serves an H.264 MP4 made for browsers, else the original file
+                             * @enum {string}
+                             */
+                            playback: "original" | "copy";
+                            recorded_at: string | null;
+                            created_at: string;
+                            updated_at: string;
+                            /** @description The processing job (thumbnail and playback copy), while the job queue remembers it */
+                            job: {
+                                id: string;
+                                /** @description pg-boss state: created, retry, active, completed, cancelled, failed */
+                                state: string;
+                                attempts: number;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/batch_destroy/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete several videos with their files; all or nothing (member or above) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    subject_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        video_uuids: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One video, with its processing state */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    subject_uuid: string;
+                    video_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            video_uuid: string;
+                            /** Format: uuid */
+                            subject_uuid: string;
+                            /** Format: uuid */
+                            project_uuid: string;
+                            name: string;
+                            original_filename: string;
+                            size_bytes: number;
+                            duration_s: number | null;
+                            fps: number | null;
+                            frame_count: number | null;
+                            width: number | null;
+                            height: number | null;
+                            codec: string | null;
+                            container: string | null;
+                            /** @enum {string} */
+                            status: "uploading" | "processing" | "ready" | "failed";
+                            error: string | null;
+                            thumbnail_url: string | null;
+                            /** @description Playable file with HTTP Range; carries a signed token valid for one hour */
+                            stream_url: string;
+                            /**
+                             * @description "copy" when stream_url serves an H.264 MP4 made for browsers, else the original file
+                             * @enum {string}
+                             */
+                            playback: "original" | "copy";
+                            recorded_at: string | null;
+                            created_at: string;
+                            updated_at: string;
+                            /** @description The processing job (thumbnail and playback copy), while the job queue remembers it */
+                            job: {
+                                id: string;
+                                /** @description pg-boss state: created, retry, active, completed, cancelled, failed */
+                                state: string;
+                                attempts: number;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Replace a video’s name, recording time and subject (member or above)
+         * @description A `subject_uuid` of another subject of the same project moves the video (and its files) there.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    subject_uuid: string;
+                    video_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        recorded_at?: string | null;
+                        subject_uuid?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            video_uuid: string;
+                            /** Format: uuid */
+                            subject_uuid: string;
+                            /** Format: uuid */
+                            project_uuid: string;
+                            name: string;
+                            original_filename: string;
+                            size_bytes: number;
+                            duration_s: number | null;
+                            fps: number | null;
+                            frame_count: number | null;
+                            width: number | null;
+                            height: number | null;
+                            codec: string | null;
+                            container: string | null;
+                            /** @enum {string} */
+                            status: "uploading" | "processing" | "ready" | "failed";
+                            error: string | null;
+                            thumbnail_url: string | null;
+                            /** @description Playable file with HTTP Range; carries a signed token valid for one hour */
+                            stream_url: string;
+                            /**
+                             * @description "copy" when stream_url serves an H.264 MP4 made for browsers, else the original file
+                             * @enum {string}
+                             */
+                            playback: "original" | "copy";
+                            recorded_at: string | null;
+                            created_at: string;
+                            updated_at: string;
+                            /** @description The processing job (thumbnail and playback copy), while the job queue remembers it */
+                            job: {
+                                id: string;
+                                /** @description pg-boss state: created, retry, active, completed, cancelled, failed */
+                                state: string;
+                                attempts: number;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Delete a video with all its files (member or above) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    subject_uuid: string;
+                    video_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change a video’s name, recording time or subject (member or above)
+         * @description A `subject_uuid` of another subject of the same project moves the video (and its files) there.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    subject_uuid: string;
+                    video_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        recorded_at?: string | null;
+                        subject_uuid?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            video_uuid: string;
+                            /** Format: uuid */
+                            subject_uuid: string;
+                            /** Format: uuid */
+                            project_uuid: string;
+                            name: string;
+                            original_filename: string;
+                            size_bytes: number;
+                            duration_s: number | null;
+                            fps: number | null;
+                            frame_count: number | null;
+                            width: number | null;
+                            height: number | null;
+                            codec: string | null;
+                            container: string | null;
+                            /** @enum {string} */
+                            status: "uploading" | "processing" | "ready" | "failed";
+                            error: string | null;
+                            thumbnail_url: string | null;
+                            /** @description Playable file with HTTP Range; carries a signed token valid for one hour */
+                            stream_url: string;
+                            /**
+                             * @description "copy" when stream_url serves an H.264 MP4 made for browsers, else the original file
+                             * @enum {string}
+                             */
+                            playback: "original" | "copy";
+                            recorded_at: string | null;
+                            created_at: string;
+                            updated_at: string;
+                            /** @description The processing job (thumbnail and playback copy), while the job queue remembers it */
+                            job: {
+                                id: string;
+                                /** @description pg-boss state: created, retry, active, completed, cancelled, failed */
+                                state: string;
+                                attempts: number;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/stream/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The playable video file, with HTTP Range support
+         * @description Serves the playback copy when there is one, else the original. Authenticate with the bearer header or with the `token` that `stream_url` carries (a `<video>` element cannot send headers). Answers 206 for a satisfiable `Range: bytes=…`, 416 for one past the end, else 200 with the whole file.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    token?: string;
+                };
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    subject_uuid: string;
+                    video_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The whole file */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description The requested byte range */
+                206: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                416: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The playable video file, with HTTP Range support
+         * @description Serves the playback copy when there is one, else the original. Authenticate with the bearer header or with the `token` that `stream_url` carries (a `<video>` element cannot send headers). Answers 206 for a satisfiable `Range: bytes=…`, 416 for one past the end, else 200 with the whole file.
+         */
+        head: {
+            parameters: {
+                query?: {
+                    token?: string;
+                };
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    subject_uuid: string;
+                    video_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The whole file */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description The requested byte range */
+                206: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                416: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {

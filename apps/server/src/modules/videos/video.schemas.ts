@@ -27,6 +27,20 @@ export const uploadFieldsSchema = z.object({
   recorded_at: recordedAtSchema.optional(),
 });
 
+/**
+ * For the OpenAPI document only: the multipart form of an upload. The route reads the parts itself (streamed),
+ * so the parsed body is always absent and this schema never rejects anything.
+ */
+export const uploadFormDoc = z.any().meta({
+  type: 'object',
+  properties: {
+    file: { type: 'string', format: 'binary', description: 'The video file' },
+    name: { type: 'string', description: 'Display name; defaults to the file name' },
+    recorded_at: { type: 'string', description: 'When it was recorded (ISO 8601)' },
+  },
+  required: ['file'],
+});
+
 export const updateVideoBody = z.object({
   name: videoName,
   recorded_at: recordedAtSchema.optional(),

@@ -108,7 +108,15 @@ describe('video upload and processing', () => {
     expect(created.job).toMatchObject({ state: expect.any(String) });
 
     const url = `${project.videosUrl}${created.video_uuid}/`;
-    const ready = await waitForVideo(t.app, owner, url);
+    // The row turns ready just before pg-boss records the job as completed: wait for both.
+    const ready = await waitForVideo(
+      t.app,
+      owner,
+      url,
+      (v) =>
+        v.status === 'failed' ||
+        (v.status === 'ready' && (v as { job?: { state: string } }).job?.state === 'completed'),
+    );
     expect(ready.status).toBe('ready');
     expect(ready.playback).toBe('original');
     expect(ready.job).toMatchObject({ state: 'completed', attempts: 1 });
