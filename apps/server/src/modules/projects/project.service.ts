@@ -2,12 +2,12 @@ import { and, asc, count, desc, eq, ilike, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { memberships, type ProjectMetadata, projects, type Role, subjects, users, videos } from '../../db/schema.js';
 import type { ProjectRow } from '../../lib/access.js';
-import { displayName } from '../../lib/display-name.js';
 import { fieldError } from '../../lib/errors.js';
 import { type ListQuery, likePattern, parseOrdering, toPage } from '../../lib/pagination.js';
 import { deleteRowsAndFiles } from '../files/file-deletion.js';
 import { fileUrl } from '../files/file-urls.js';
 import { projectStoragePrefix } from '../subjects/subject.lookup.js';
+import { displayName } from '../users/user.serializer.js';
 import { MEMBER_ORDERING, PROJECT_ORDERING, type ProjectResponse } from './project.schemas.js';
 
 // Per-project figures as correlated subqueries: each is an index lookup, and a page has at most 500 rows.
