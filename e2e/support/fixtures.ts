@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import { type APIRequestContext, test as base, expect, type Page } from '@playwright/test';
+import { linkFromOutbox } from './outbox';
+
+export type TestUser = {
+  email: string;
+  password: string;
+  firstName: string;
+  access: string;
+  refresh: string;
+  user: { id: number | string; email: string };
+};
+
+export type TestProject = { project_uuid: string; name: string };
+
+export const PASSWORD = 'correct-horse-battery-1';
+
+export function uniqueEmail(prefix = 'user') {
+  return `${prefix}-${randomUUID().slice(0, 8)}@example.com`;
+}
+
+/** Registers, verifies through the outbox link and signs in over the API (no UI). */
+export async function createUser(request: APIRequestContext, firstName = 'Test'): Promise<TestUser> {
+  const email = uniqueEmail(firstName.toLowerCase());
+  const register = await request.post('/api/auth/register/', {
+    data: { email, password1: PASSWORD, password2: PASSWORD, first_name: firstName, last_name: 'User' },
+  });
+  expect(register.status(), await register.text()).toBe(201);
+  const link = await linkFromOutbox(email, '/auth/confirm-verification/');
+  const key = decodeURIComponent(link.split('/auth/confirm-verification/')[1]!.replace(/\/$/, ''));
+  const verify = await request.post('/api/auth/register/verify-email/', { data: { key } });
+  expect(verify.ok(), await verify.text()).toBe(true);
+  const login = await request.post('/api/auth/login/', { data: { email, password: PASSWORD } });
+  expect(login.ok(), await login.text()).toBe(true);
+  const body = (await login.json()) as { access: string; refresh: string; user: TestUser['user'] };
+  return { email, password: PASSWORD, firstName, ...body };
+}
+
+export async function createProject(request: APIRequestContext, user: TestUser, name: string): Promise<TestProject> {
+  const response = await request.post('/api/projects/', {
+    headers: { Authorization: `Bearer ${user.access}` },
+    data: {
+      name,
+      metadata: { description: `About ${name}`, institution: 'Test Lab', principal_investigator: 'Dr. Test' },
+    },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  return (await response.json()) as TestProject;
+}
+
+export async function createSubject(request: APIRequestContext, user: TestUser, projectUuid: string, name: string) {
+  const response = await request.post(`/api/projects/${projectUuid}/subjects/`, {
+    headers: { Authorization: `Bearer ${user.access}` },
+    data: { name, group: 'control' },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  return (await response.json()) as { subject_uuid: string; name: string };
+}
+
+/** Signs the browser in by storing the tokens as the app does after login. */
+export async function signIn(page: Page, user: TestUser, extra: Record<string, string> = {}) {
+  await page.goto('/auth/login');
+  await page.evaluate(
+    ({ access, refresh, extra }) => {
+      localStorage.setItem('accessToken', access);
+      localStorage.setItem('refreshToken', refresh);
+      for (const [key, value] of Object.entries(extra)) localStorage.setItem(key, value);
+    },
+    { access: user.access, refresh: user.refresh, extra },
+  );
+}
+
+type Fixtures = {
+  /** Console messages matching these patterns are expected by the test (e.g. a deliberate 400). */
+  allowConsole: (pattern: RegExp) => void;
+};
+
+/** Every test fails on a console error or warning, or an uncaught page error, unless allowed. */
+export const test = base.extend<Fixtures & { consoleGuard: undefined }>({
+  allowConsole: async ({ page: _page }, use, testInfo) => {
+    const allowed: RegExp[] = [];
+    (testInfo as unknown as { _allowedConsole: RegExp[] })._allowedConsole = allowed;
+    await use((pattern) => allowed.push(pattern));
+  },
+  consoleGuard: [
+    async ({ page, allowConsole: _allow }, use, testInfo) => {
+      const problems: string[] = [];
+      const allowed = () => (testInfo as unknown as { _allowedConsole: RegExp[] })._allowedConsole ?? [];
+      page.on('console', (message) => {
+        if (message.type() !== 'error' && message.type() !== 'warning') return;
+        const text = `${message.type()}: ${message.text()} (${message.location().url})`;
+        if (allowed().some((pattern) => pattern.test(text))) return;
+        problems.push(text);
+      });
+      page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+      await use(undefined);
+      expect(problems, 'console errors or warnings').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };

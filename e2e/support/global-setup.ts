@@ -1,0 +1,37 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { assetsDir } from './env';
+
+/** Test videos are generated, never committed: a few seconds of moving test pattern. */
+export default function globalSetup() {
+  const dir = assetsDir();
+  mkdirSync(dir, { recursive: true });
+  const video = path.join(dir, 'pattern-4s.mp4');
+  if (!existsSync(video)) {
+    execFileSync(
+      'ffmpeg',
+      [
+        '-loglevel',
+        'error',
+        '-y',
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc2=duration=4:size=320x240:rate=30',
+        '-pix_fmt',
+        'yuv420p',
+        '-c:v',
+        'libx264',
+        '-preset',
+        'ultrafast',
+        '-movflags',
+        '+faststart',
+        video,
+      ],
+      { stdio: 'inherit' },
+    );
+  }
+}
+
+export const testVideoPath = () => path.join(assetsDir(), 'pattern-4s.mp4');
