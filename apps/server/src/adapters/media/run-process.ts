@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 
 /** A child process that failed; `stderrTail` holds its last lines for logs and error messages. */
 export class ProcessError extends Error {
@@ -13,6 +13,12 @@ export class ProcessError extends Error {
 }
 
 const STDERR_TAIL_BYTES = 4096;
+
+// ffmpeg children outlive a Node process that exits (a deploy, a crash): kill them with it.
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
 const STDOUT_LIMIT_BYTES = 16 * 1024 * 1024;
 
 /**
@@ -30,6 +36,7 @@ export function runProcess(
       return;
     }
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    running.add(child);
     const stdout: Buffer[] = [];
     let stdoutBytes = 0;
     let stderr = '';
@@ -52,6 +59,7 @@ export function runProcess(
       stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES);
     });
     const finish = () => {
+      running.delete(child);
       if (timer) clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
     };

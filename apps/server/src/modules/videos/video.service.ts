@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, lt, sql } from 'drizzle-orm';
 import { UnreadableVideoError } from '../../adapters/media/media.js';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
@@ -242,9 +242,14 @@ async function moveVideo(
   return updated;
 }
 
+/** How long an unfinished resumable upload is kept: its row (status `uploading`) and its parts go after. */
+export const UPLOAD_EXPIRY_MS = 7 * 24 * 60 * 60 * 1000;
+
+export const tusDirectory = (context: AppContext) => path.join(context.config.dataDir, 'tmp', 'tus');
+
 /** Removes tus's partial upload files of a video still being uploaded (they live outside storage). */
-async function removeTusParts(context: AppContext, videoUuids: string[]) {
-  const dir = path.join(context.config.dataDir, 'tmp', 'tus');
+export async function removeTusParts(context: AppContext, videoUuids: string[]) {
+  const dir = tusDirectory(context);
   for (const id of videoUuids) {
     await rm(path.join(dir, id), { force: true });
     await rm(path.join(dir, `${id}.json`), { force: true });
@@ -289,4 +294,17 @@ export async function batchDestroyVideos(context: AppContext, subject: SubjectRo
     context,
     found.filter((row) => row.status === 'uploading').map((row) => row.videoUuid),
   );
+}
+
+/** Forgets resumable uploads abandoned for longer than UPLOAD_EXPIRY_MS: their rows and their parts. */
+export async function cleanUpAbandonedUploads(context: AppContext, now = new Date()): Promise<number> {
+  const stale = await context.db
+    .delete(videos)
+    .where(and(eq(videos.status, 'uploading'), lt(videos.updatedAt, new Date(now.getTime() - UPLOAD_EXPIRY_MS))))
+    .returning({ videoUuid: videos.videoUuid });
+  await removeTusParts(
+    context,
+    stale.map((row) => row.videoUuid),
+  );
+  return stale.length;
 }

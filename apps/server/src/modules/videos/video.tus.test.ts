@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { createProjectWithSubject, type ProjectWithSubject, waitForVideo } from 
 import { AVI_FIXTURE, type VideoFixtures, videoFixtures } from '../../../test/fixtures/videos.js';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
 import { videos } from '../../db/schema.js';
+import { cleanUpAbandonedUploads, UPLOAD_EXPIRY_MS } from './video.service.js';
 
 const b64 = (value: string) => Buffer.from(value).toString('base64');
 const metadataHeader = (meta: Record<string, string>) =>
@@ -170,6 +171,30 @@ describe('resumable uploads (tus) at /api/uploads/', () => {
     });
     expect(cancelled.status).toBe(204);
     await expect.poll(async () => t.ctx.db.select().from(videos).where(eq(videos.videoUuid, videoUuid))).toEqual([]);
+    expect(readdirSync(tusDir())).toEqual([]);
+  });
+
+  it('forgets uploads abandoned for a week: their rows and parts', async () => {
+    const row = (name: string, age: number) => ({
+      projectUuid: project.projectUuid,
+      subjectUuid: project.subjectUuid,
+      name,
+      originalFilename: `${name}.mp4`,
+      status: 'uploading' as const,
+      updatedAt: new Date(Date.now() - age),
+    });
+    const [stale] = await t.ctx.db
+      .insert(videos)
+      .values(row('stale', UPLOAD_EXPIRY_MS + 60_000))
+      .returning();
+    const [fresh] = await t.ctx.db.insert(videos).values(row('fresh', 60_000)).returning();
+    mkdirSync(tusDir(), { recursive: true });
+    writeFileSync(path.join(tusDir(), stale!.videoUuid), 'partial bytes');
+    writeFileSync(path.join(tusDir(), `${stale!.videoUuid}.json`), '{}');
+
+    expect(await cleanUpAbandonedUploads(t.ctx)).toBe(1);
+    expect(await t.ctx.db.select().from(videos).where(eq(videos.videoUuid, stale!.videoUuid))).toEqual([]);
+    expect(await t.ctx.db.select().from(videos).where(eq(videos.videoUuid, fresh!.videoUuid))).toHaveLength(1);
     expect(readdirSync(tusDir())).toEqual([]);
   });
 });

@@ -10,7 +10,13 @@ import { requireProjectRole } from '../../lib/access.js';
 import { fieldError, HttpError, unauthorized } from '../../lib/errors.js';
 import { getSubjectOrThrow } from '../subjects/subject.lookup.js';
 import { uploadFieldsSchema } from './video.schemas.js';
-import { ingestVideo } from './video.service.js';
+import {
+  cleanUpAbandonedUploads,
+  ingestVideo,
+  removeTusParts,
+  tusDirectory,
+  UPLOAD_EXPIRY_MS,
+} from './video.service.js';
 import { cleanFilename, formatBytes, videoExtension } from './video.upload.js';
 
 /** What tus hooks throw to answer with a status: the body is the API's usual `{errors}` JSON. */
@@ -33,8 +39,9 @@ function tusError(error: unknown): { status_code: number; body: string } {
  */
 export default async function tusRoutes(app: FastifyInstance) {
   const ctx = app.ctx;
-  const directory = path.join(ctx.config.dataDir, 'tmp', 'tus');
-  const datastore = new FileStore({ directory });
+  const directory = tusDirectory(ctx);
+  // With an expiry, tus tells clients (Upload-Expires) how long they may resume.
+  const datastore = new FileStore({ directory, expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS });
 
   async function userIdOf(req: Request): Promise<number> {
     const [scheme, token] = (req.headers.get('authorization') ?? '').split(' ');
@@ -42,11 +49,6 @@ export default async function tusRoutes(app: FastifyInstance) {
     const claims = await ctx.tokens.verify(token, 'access');
     if (!claims) throw tusError(unauthorized('Given token not valid for any token type'));
     return Number(claims.sub);
-  }
-
-  async function removeParts(id: string) {
-    await rm(path.join(directory, id), { force: true });
-    await rm(path.join(directory, `${id}.json`), { force: true });
   }
 
   const tus = new Server({
@@ -125,7 +127,7 @@ export default async function tusRoutes(app: FastifyInstance) {
       } catch (error) {
         // Not a video (or the subject went away): the upload leaves nothing behind.
         await ctx.db.delete(videos).where(and(eq(videos.videoUuid, upload.id), eq(videos.status, 'uploading')));
-        await removeParts(upload.id);
+        await removeTusParts(ctx, [upload.id]);
         throw tusError(error);
       }
     },
@@ -149,6 +151,16 @@ export default async function tusRoutes(app: FastifyInstance) {
       .where(and(eq(videos.videoUuid, id), eq(videos.status, 'uploading')))
       .catch((error) => ctx.logger.warn({ err: error, videoUuid: id }, 'could not remove a cancelled upload'));
   });
+
+  // Abandoned uploads go at start and every few hours after.
+  const cleanUp = () =>
+    cleanUpAbandonedUploads(ctx).catch((error) => ctx.logger.warn({ err: error }, 'upload clean-up failed'));
+  let timer: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    void cleanUp();
+    timer = setInterval(cleanUp, 6 * 60 * 60 * 1000).unref();
+  });
+  app.addHook('onClose', async () => clearInterval(timer));
 
   // tus reads the raw request body itself.
   app.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) => done(null));
