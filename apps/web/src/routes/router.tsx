@@ -14,6 +14,10 @@ const projectSections: RouteObject[] = [
   { path: 'annotator', lazy: () => import('./annotator') },
 ];
 
+function RewritePending() {
+  return <Spinner />;
+}
+
 export const routes: RouteObject[] = [
   {
     path: '/',
@@ -56,7 +60,11 @@ export const routes: RouteObject[] = [
                   { path: 'new-project', lazy: () => import('./new-project') },
                   {
                     element: <ProjectScope />,
-                    children: [{ path: 'projects' }, ...projectSections.map(({ path }) => ({ path }))],
+                    // Short forms: ProjectScope rewrites them before these render.
+                    children: [{ path: 'projects' }, ...projectSections].map(({ path }) => ({
+                      path,
+                      Component: RewritePending,
+                    })),
                   },
                   {
                     path: 'projects/:projectUuid',
