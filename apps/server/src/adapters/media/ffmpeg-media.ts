@@ -37,7 +37,7 @@ export class FfmpegMedia implements Media {
     let output: ProbeOutput;
     try {
       const { stdout } = await runProcess(this.binaries.ffprobe, probeArgs(file), { signal, timeoutMs: 120_000 });
-      output = JSON.parse(stdout) as ProbeOutput;
+      output = JSON.parse(stdout.toString('utf8')) as ProbeOutput;
     } catch (error) {
       if (error instanceof ProcessError && error.exitCode !== null) {
         throw new UnreadableVideoError(describeProbeFailure(error.stderrTail, await readHead(file)));

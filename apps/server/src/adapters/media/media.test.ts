@@ -2,7 +2,7 @@ import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AVI_FIXTURE, H264_FIXTURE, videoFixtures } from '../../../test/fixtures/videos.js';
+import { AVI_FIXTURE, H264_FIXTURE, MOVING_BOX_FIXTURE, videoFixtures } from '../../../test/fixtures/videos.js';
 import { ensureExecutable, findOnPath, resolveMediaBinaries } from './binaries.js';
 import { describeProbeFailure, FfmpegMedia } from './ffmpeg-media.js';
 import {
@@ -161,7 +161,7 @@ describe('binaries', () => {
     expect(binaries.ffmpeg).toMatch(/@ffmpeg-installer|[/\\]bin[/\\]ffmpeg$/);
     expect(binaries.ffprobe).toMatch(/@ffprobe-installer|[/\\]bin[/\\]ffprobe$/);
     const { stdout } = await runProcess(binaries.ffprobe, ['-version']);
-    expect(stdout).toContain('ffprobe version');
+    expect(stdout.toString()).toContain('ffprobe version');
   });
 });
 
@@ -184,6 +184,32 @@ describe('FfmpegMedia on generated videos', () => {
       fps: AVI_FIXTURE.fps,
       frameCount: AVI_FIXTURE.frames,
     });
+  });
+
+  it('makes the moving-box video with the frames it promises', async () => {
+    expect(await media.probe(fixtures.movingBoxMp4)).toMatchObject({
+      codec: 'h264',
+      width: MOVING_BOX_FIXTURE.width,
+      fps: MOVING_BOX_FIXTURE.fps,
+      frameCount: MOVING_BOX_FIXTURE.frames,
+    });
+    // Decode two gray frames on a pipe: the box sits at x=40 in frame 0 and x=240 in the last frame.
+    const gray = async (frame: number) => {
+      const { stdout } = await runProcess(media.binaries.ffmpeg, [
+        ...['-v', 'error', '-i', fixtures.movingBoxMp4, '-vf', `select=eq(n\\,${frame})`, '-frames:v', '1'],
+        ...['-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1'],
+      ]);
+      expect(stdout.length).toBe(MOVING_BOX_FIXTURE.width * MOVING_BOX_FIXTURE.height);
+      return stdout;
+    };
+    const { width, box } = MOVING_BOX_FIXTURE;
+    const at = (pixels: Buffer, x: number) => pixels[(box.y + box.size / 2) * width + x]!;
+    const first = await gray(0);
+    const last = await gray(MOVING_BOX_FIXTURE.frames - 1);
+    expect(at(first, box.startX + box.size / 2)).toBeGreaterThan(200);
+    expect(at(first, box.endX + box.size / 2)).toBeLessThan(50);
+    expect(at(last, box.endX + box.size / 2)).toBeGreaterThan(200);
+    expect(at(last, box.startX + box.size / 2)).toBeLessThan(50);
   });
 
   it('rejects the truncated file and the text file with clear reasons', async () => {

@@ -23,13 +23,13 @@ const STDOUT_LIMIT_BYTES = 16 * 1024 * 1024;
 
 /**
  * The one place that runs ffmpeg/ffprobe: spawn (never a shell), collect stdout (small outputs only, e.g.
- * ffprobe's JSON), keep the tail of stderr for errors, and kill the process when `signal` aborts.
+ * ffprobe's JSON or a few raw frames), keep the tail of stderr for errors, and kill the process when `signal` aborts.
  */
 export function runProcess(
   command: string,
   args: string[],
   options: { signal?: AbortSignal; timeoutMs?: number } = {},
-): Promise<{ stdout: string; stderr: string }> {
+): Promise<{ stdout: Buffer; stderr: string }> {
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted) {
       reject(new ProcessError(`${command} was cancelled`, null, ''));
@@ -71,7 +71,7 @@ export function runProcess(
       finish();
       if (killedFor) reject(new ProcessError(`${command} ${killedFor}`, code, stderr.trim()));
       else if (code !== 0) reject(new ProcessError(`${command} exited with code ${code}`, code, stderr.trim()));
-      else resolve({ stdout: Buffer.concat(stdout).toString('utf8'), stderr });
+      else resolve({ stdout: Buffer.concat(stdout), stderr });
     });
   });
 }
