@@ -1,0 +1,103 @@
+import { act, render, screen, waitFor } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { SectionError } from '@/components/layout/error-boundary';
+import { sessionStore } from '@/features/auth/session';
+import { queryClient } from '@/lib/query-client';
+import { tokens } from '@/lib/tokens';
+import { json, mockFetch } from '@/test/http';
+import { Providers, page, project, renderApp } from '@/test/render';
+
+const user = { id: 1, email: 'ada@lab.org', first_name: 'Ada', last_name: 'L', avatar_url: null };
+const A = 'aaaaaaaa-0000-4000-8000-000000000001';
+const B = 'bbbbbbbb-0000-4000-8000-000000000002';
+
+function serve(projects = [project(A, 'Alpha'), project(B, 'Beta')]) {
+  return mockFetch({
+    'GET /api/projects/': () => json(page(projects)),
+    [`GET /api/projects/${A}/`]: () => json(projects.find((p) => p.project_uuid === A)),
+    [`GET /api/projects/${B}/`]: () => json(projects.find((p) => p.project_uuid === B)),
+    [`GET /api/projects/${A}/subjects/`]: () => json(page([])),
+    [`GET /api/projects/${B}/subjects/`]: () => json(page([])),
+    [`GET /api/projects/${A}/videos/`]: () => json(page([])),
+    [`GET /api/projects/${B}/videos/`]: () => json(page([])),
+    'GET /api/config/': () => json({ support_email: 's@lab.org', docs_url: '/docs', billing_enabled: false }),
+    'POST /api/auth/login/': () => json({ access: 'A', refresh: 'R', user }),
+  });
+}
+
+function signedIn() {
+  tokens.set('A', 'R');
+  sessionStore.setUser(user);
+}
+
+describe('routes and guards (spec §2)', () => {
+  beforeEach(() => {
+    queryClient.clear();
+    sessionStore.reset();
+  });
+
+  it('sends signed-out users to /auth/login and back to the page they asked for', async () => {
+    serve();
+    await act(async () => {
+      const { initSession } = await import('@/features/auth/session');
+      await initSession();
+    });
+    const { router } = renderApp('/profile');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/auth/login'));
+    expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeTruthy();
+    const { login } = await import('@/features/auth/session');
+    await act(() => login('ada@lab.org', 'pw'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/profile'));
+  });
+
+  it('rewrites a short path with the active project inserted', async () => {
+    serve();
+    localStorage.setItem('activeProjectUuid', B);
+    signedIn();
+    const { router } = renderApp('/subjects?search=m#x');
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/projects/${B}/subjects`));
+    expect(router.state.location.search).toBe('?search=m');
+    expect(router.state.location.hash).toBe('#x');
+  });
+
+  it('makes the project in the path the active one', async () => {
+    serve();
+    localStorage.setItem('activeProjectUuid', B);
+    signedIn();
+    renderApp(`/projects/${A}/annotator`);
+    await waitFor(() => expect(localStorage.getItem('activeProjectUuid')).toBe(A));
+    expect(await screen.findByRole('heading', { name: /Annotator/ })).toBeTruthy();
+  });
+
+  it('sends a user without projects from project routes to /', async () => {
+    serve([]);
+    signedIn();
+    const { router } = renderApp('/quick-score');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(await screen.findByRole('heading', { name: /Welcome/ })).toBeTruthy();
+  });
+
+  it('shows the not-found page for unknown paths', async () => {
+    serve();
+    signedIn();
+    renderApp('/nowhere/at/all');
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeTruthy();
+  });
+
+  it("shows 'Error' / 'Something went wrong.' when a section crashes", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    function Boom(): never {
+      throw new Error('kaboom');
+    }
+    const router = createMemoryRouter([{ path: '/', Component: Boom, errorElement: <SectionError /> }]);
+    render(
+      <Providers>
+        <RouterProvider router={router} />
+      </Providers>,
+    );
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('Error');
+    expect(alert.textContent).toContain('Something went wrong.');
+  });
+});
