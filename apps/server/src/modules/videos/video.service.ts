@@ -164,6 +164,8 @@ export async function ingestVideo(context: AppContext, input: IngestInput): Prom
   const originalKey = videoKeys(prefix, input.extension).original;
   try {
     await context.storage.importFile(originalKey, input.localPath, contentTypeOf(originalKey));
+    // The key is recorded before the job exists: a worker may pick the job up at once.
+    await context.db.update(videos).set({ originalKey }).where(eq(videos.videoUuid, row.videoUuid));
     const jobId = await context.jobs.send(
       processVideoJob,
       { videoUuid: row.videoUuid },
@@ -171,7 +173,7 @@ export async function ingestVideo(context: AppContext, input: IngestInput): Prom
     );
     const [updated] = await context.db
       .update(videos)
-      .set({ originalKey, processingJobId: jobId })
+      .set({ processingJobId: jobId })
       .where(eq(videos.videoUuid, row.videoUuid))
       .returning();
     return updated ?? row;
