@@ -2,6 +2,7 @@
 import { build } from 'esbuild';
 
 await build({
+  absWorkingDir: import.meta.dirname,
   entryPoints: ['src/main.ts'],
   outdir: 'dist',
   bundle: true,
