@@ -4,12 +4,11 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireProjectRole } from '../../lib/access.js';
 import { currentUser } from '../../lib/authenticate.js';
-import { HttpError, notFound, unauthorized } from '../../lib/errors.js';
+import { HttpError, unauthorized } from '../../lib/errors.js';
 import { errorSchema, noContent, projectErrorResponses } from '../../lib/openapi.js';
 import { listQuerySchema, pageSchema } from '../../lib/pagination.js';
 import { getSubjectOrThrow } from '../subjects/subject.lookup.js';
 import { getVideoOrThrow } from './video.lookup.js';
-import { parseRange } from './video.range.js';
 import {
   batchDestroyBody,
   patchVideoBody,
@@ -234,32 +233,10 @@ export default async function videoRoutes(app: FastifyInstance) {
       await requireProjectRole(ctx, userId, project_uuid, 'viewer');
       await getSubjectOrThrow(ctx, project_uuid, subject_uuid);
       const video = await getVideoOrThrow(ctx, subject_uuid, video_uuid);
-      const key = service.playableKey(video);
-      const info = key ? await ctx.storage.stat(key) : null;
-      if (!key || !info) throw notFound('The video file is not available (yet).');
-      const range = parseRange(request.headers.range, info.size);
-      if (range.kind === 'unsatisfiable') {
-        throw new HttpError(416, `The requested range is outside the file (${info.size} bytes).`, {
-          'content-range': `bytes */${info.size}`,
-          'accept-ranges': 'bytes',
-        });
-      }
-      reply
-        .header('accept-ranges', 'bytes')
-        .header('content-type', service.contentTypeOf(key))
-        .header('cache-control', 'private, no-transform')
-        .header('etag', `"${video.videoUuid}-${info.size}-${video.updatedAt.getTime()}"`);
-      if (range.kind === 'partial') {
-        reply
-          .status(206)
-          .header('content-range', `bytes ${range.start}-${range.end}/${info.size}`)
-          .header('content-length', range.end - range.start + 1);
-      } else {
-        reply.status(200).header('content-length', info.size);
-      }
+      const plan = await service.planStream(ctx, video, request.headers.range);
+      reply.status(plan.status).headers(plan.headers);
       if (request.method === 'HEAD') return reply.send();
-      const body = await ctx.storage.read(key, range.kind === 'partial' ? range : undefined);
-      return reply.send(body);
+      return reply.send(await plan.open());
     },
   });
 

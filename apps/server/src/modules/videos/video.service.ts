@@ -6,13 +6,14 @@ import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
 import { videos } from '../../db/schema.js';
 import { isUuid } from '../../lib/access.js';
-import { conflict, fieldError, notFound } from '../../lib/errors.js';
+import { conflict, fieldError, HttpError, notFound } from '../../lib/errors.js';
 import { type ListQuery, likePattern, parseOrdering, toPage } from '../../lib/pagination.js';
 import { deletePendingFiles, deleteRowsAndFiles, scheduleFileDeletion } from '../files/file-deletion.js';
 import { fileUrl } from '../files/file-urls.js';
 import type { SubjectRow } from '../subjects/subject.lookup.js';
 import { processVideoJob } from './video.jobs.js';
 import { type VideoRow, videoKeys, videoStoragePrefix } from './video.lookup.js';
+import { parseRange } from './video.range.js';
 import { VIDEO_CONTENT_TYPES, VIDEO_ORDERING, type VideoResponse } from './video.schemas.js';
 
 /** The file `stream/` serves: the playback copy when there is one, else the original. */
@@ -22,6 +23,40 @@ export function playableKey(video: VideoRow): string | null {
 
 export function contentTypeOf(key: string): string {
   return VIDEO_CONTENT_TYPES[path.extname(key).toLowerCase()] ?? 'application/octet-stream';
+}
+
+/**
+ * What `stream/` answers for a `Range` header: 206 with one range, 200 with the whole file, or 416 (thrown).
+ * `open()` starts reading only when a body is wanted (not for HEAD).
+ */
+export async function planStream(context: AppContext, video: VideoRow, rangeHeader: string | undefined) {
+  const key = playableKey(video);
+  const info = key ? await context.storage.stat(key) : null;
+  if (!key || !info) throw notFound('The video file is not available (yet).');
+  const range = parseRange(rangeHeader, info.size);
+  if (range.kind === 'unsatisfiable') {
+    throw new HttpError(416, `The requested range is outside the file (${info.size} bytes).`, {
+      'content-range': `bytes */${info.size}`,
+      'accept-ranges': 'bytes',
+    });
+  }
+  const headers: Record<string, string> = {
+    'accept-ranges': 'bytes',
+    'content-type': contentTypeOf(key),
+    'cache-control': 'private, no-transform',
+    etag: `"${video.videoUuid}-${info.size}-${video.updatedAt.getTime()}"`,
+  };
+  if (range.kind === 'partial') {
+    headers['content-range'] = `bytes ${range.start}-${range.end}/${info.size}`;
+    headers['content-length'] = String(range.end - range.start + 1);
+  } else {
+    headers['content-length'] = String(info.size);
+  }
+  return {
+    status: range.kind === 'partial' ? (206 as const) : (200 as const),
+    headers,
+    open: () => context.storage.read(key, range.kind === 'partial' ? range : undefined),
+  };
 }
 
 async function jobState(context: AppContext, video: VideoRow): Promise<VideoResponse['job']> {
