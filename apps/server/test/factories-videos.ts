@@ -39,20 +39,26 @@ export async function createSubjectRow(ctx: AppContext, projectUuid: string, nam
   return subject!.subjectUuid;
 }
 
-/** A multipart body with text fields and one file part in `file`. */
-export function videoMultipart(content: Buffer, filename: string, fields: Record<string, string> = {}) {
+/** A multipart body with text fields and one file part in `file` (fields first, or after the file). */
+export function videoMultipart(
+  content: Buffer,
+  filename: string,
+  fields: Record<string, string> = {},
+  fieldsAfterFile = false,
+) {
   const boundary = `----video${randomUUID().replace(/-/g, '')}`;
-  const parts: Buffer[] = [];
-  for (const [name, value] of Object.entries(fields)) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
-  }
-  parts.push(
+  const fieldParts = Object.entries(fields).map(([name, value]) =>
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
+  );
+  const filePart = [
     Buffer.from(
       `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
     ),
     content,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  );
+    Buffer.from('\r\n'),
+  ];
+  const parts = fieldsAfterFile ? [...filePart, ...fieldParts] : [...fieldParts, ...filePart];
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
@@ -62,9 +68,14 @@ export function uploadVideo(
   user: TestUser,
   videosUrl: string,
   file: string,
-  options: { filename?: string; fields?: Record<string, string> } = {},
+  options: { filename?: string; fields?: Record<string, string>; fieldsAfterFile?: boolean } = {},
 ) {
-  const body = videoMultipart(readFileSync(file), options.filename ?? file.split('/').pop()!, options.fields);
+  const body = videoMultipart(
+    readFileSync(file),
+    options.filename ?? file.split('/').pop()!,
+    options.fields,
+    options.fieldsAfterFile,
+  );
   return app.inject({
     method: 'POST',
     url: videosUrl,

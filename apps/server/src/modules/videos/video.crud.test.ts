@@ -65,6 +65,20 @@ describe('videos: list, detail, update, delete, stream', () => {
     expect(filesUnder(path.join(t.dataDir, 'tmp', 'uploads'))).toEqual([]);
   });
 
+  it('reads the text fields whether they come before or after the file', async () => {
+    const response = await uploadVideo(t.app, owner, project.videosUrl, fixtures.h264Mp4, {
+      fields: { name: 'Fields last', recorded_at: '2026-02-03T04:05:06Z' },
+      fieldsAfterFile: true,
+    });
+    expect(response.statusCode).toBe(201);
+    expect(response.json()).toMatchObject({ name: 'Fields last', recorded_at: '2026-02-03T04:05:06.000Z' });
+    await t.app.inject({
+      method: 'DELETE',
+      url: `${project.videosUrl}${response.json().video_uuid}/`,
+      headers: owner.headers,
+    });
+  });
+
   it('lists videos with pagination, search and ordering, for viewers too', async () => {
     const a = await upload('Alpha run');
     const b = await upload('Beta run');
