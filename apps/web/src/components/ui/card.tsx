@@ -24,8 +24,13 @@ export function CardHeader({ className, ...props }: React.ComponentProps<'div'>)
   );
 }
 
-export function CardTitle({ className, ...props }: React.ComponentProps<'div'>) {
-  return <div data-slot="card-title" className={cn('font-semibold leading-none', className)} {...props} />;
+/** Card titles are headings (h2 unless told otherwise) so screen readers can jump between cards. */
+export function CardTitle({
+  className,
+  as: Comp = 'h2',
+  ...props
+}: React.ComponentProps<'h2'> & { as?: 'h1' | 'h2' | 'h3' }) {
+  return <Comp data-slot="card-title" className={cn('font-semibold leading-none', className)} {...props} />;
 }
 
 export function CardDescription({ className, ...props }: React.ComponentProps<'div'>) {

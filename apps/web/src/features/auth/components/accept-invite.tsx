@@ -36,7 +36,7 @@ export function AcceptInvite() {
     <AuthLayout>
       {accept.isError ? (
         <AuthCard title="Invitation not accepted" description={errorMessage(accept.error)}>
-          <div className="grid gap-4">
+          <div className="grid grid-cols-1 gap-4">
             <CircleX className="mx-auto size-12 text-destructive" aria-hidden="true" />
             <Button asChild variant="outline">
               <Link to="/">Go to the dashboard</Link>

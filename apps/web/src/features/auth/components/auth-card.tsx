@@ -15,8 +15,8 @@ export function AuthCard({
   return (
     <Card className="gap-5 shadow-sm">
       <CardHeader>
-        <CardTitle className="text-xl">
-          <h1>{title}</h1>
+        <CardTitle as="h1" className="text-xl">
+          {title}
         </CardTitle>
         {description ? <CardDescription>{description}</CardDescription> : null}
       </CardHeader>

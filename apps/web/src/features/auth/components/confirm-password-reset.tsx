@@ -42,7 +42,7 @@ export function ConfirmPasswordResetForm() {
   if (mutation.isSuccess) {
     return (
       <AuthCard title="Password changed" description="You can now sign in with your new password.">
-        <div className="grid gap-4">
+        <div className="grid grid-cols-1 gap-4">
           <CircleCheck className="mx-auto size-12 text-success" aria-hidden="true" />
           <Button asChild>
             <Link to="/auth/login">Sign in</Link>
@@ -53,7 +53,7 @@ export function ConfirmPasswordResetForm() {
   }
   return (
     <AuthCard title="Choose a new password">
-      <form onSubmit={onSubmit} noValidate className="grid gap-4">
+      <form onSubmit={onSubmit} noValidate className="grid grid-cols-1 gap-4">
         <Field
           id="new_password1"
           label="New password"

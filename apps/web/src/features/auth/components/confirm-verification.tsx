@@ -25,7 +25,7 @@ export function ConfirmVerification() {
   if (verify.isSuccess) {
     return (
       <AuthCard title="E-mail verified" description="Your account is ready.">
-        <div className="grid gap-4">
+        <div className="grid grid-cols-1 gap-4">
           <CircleCheck className="mx-auto size-12 text-success" aria-hidden="true" />
           <Button asChild>
             <Link to={status === 'authenticated' ? '/' : '/auth/login'}>
@@ -39,7 +39,7 @@ export function ConfirmVerification() {
   if (verify.isError) {
     return (
       <AuthCard title="Verification failed" description={errorMessage(verify.error)}>
-        <div className="grid gap-4">
+        <div className="grid grid-cols-1 gap-4">
           <CircleX className="mx-auto size-12 text-destructive" aria-hidden="true" />
           <Button asChild variant="outline">
             <Link to="/auth/verification-sent">Send a new link</Link>

@@ -43,7 +43,7 @@ export function LoginForm() {
         </span>
       }
     >
-      <form onSubmit={onSubmit} noValidate className="grid gap-4">
+      <form onSubmit={onSubmit} noValidate className="grid grid-cols-1 gap-4">
         <Field id="email" label="E-mail" errors={errors.email}>
           <Input
             {...fieldAria('email', errors.email)}

@@ -58,7 +58,7 @@ export function RegisterForm() {
         </span>
       }
     >
-      <form onSubmit={onSubmit} noValidate className="grid gap-4">
+      <form onSubmit={onSubmit} noValidate className="grid grid-cols-1 gap-4">
         <div className="grid grid-cols-2 gap-3">
           <Field id="first_name" label="First name" errors={errors.first_name}>
             <Input

@@ -41,7 +41,7 @@ export function ResetPasswordForm() {
   }
   return (
     <AuthCard title="Reset your password" description="We will e-mail you a link to choose a new one." footer={back}>
-      <form onSubmit={onSubmit} noValidate className="grid gap-4">
+      <form onSubmit={onSubmit} noValidate className="grid grid-cols-1 gap-4">
         <Field id="email" label="E-mail" errors={errors.email}>
           <Input
             {...fieldAria('email', errors.email)}

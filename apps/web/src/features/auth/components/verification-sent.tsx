@@ -50,7 +50,7 @@ export function VerificationSent() {
           <MailCheck className="size-6" aria-hidden="true" />
         </span>
       </div>
-      <form onSubmit={onSubmit} noValidate className="grid gap-3">
+      <form onSubmit={onSubmit} noValidate className="grid grid-cols-1 gap-3">
         <Field id="email" label="Didn't get it? Resend to" errors={error ? [error] : undefined}>
           <Input
             {...fieldAria('email', error ? [error] : undefined)}

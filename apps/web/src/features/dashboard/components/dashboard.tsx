@@ -61,7 +61,7 @@ export function Dashboard() {
 
       {empty ? <FirstSteps base={base} hasSubjects={counts.subjects > 0} /> : null}
 
-      <div className="mt-6 grid gap-6 lg:grid-cols-2">
+      <div className="mt-6 grid grid-cols-1 gap-6 lg:grid-cols-2">
         <RecentVideos projectUuid={project.project_uuid} />
         <Card>
           <CardHeader>
@@ -141,7 +141,7 @@ function FirstSteps({ base, hasSubjects }: { base: string; hasSubjects: boolean 
         <CardDescription>Get from raw recordings to scored events.</CardDescription>
       </CardHeader>
       <CardContent>
-        <ol className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
+        <ol className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4">
           {steps.map((step, index) => (
             <li key={step.title} className="flex gap-3 rounded-lg border p-4">
               <span
@@ -193,7 +193,7 @@ function RecentVideos({ projectUuid }: { projectUuid: string }) {
       </CardHeader>
       <CardContent>
         {isLoading ? (
-          <div className="grid gap-3">
+          <div className="grid grid-cols-1 gap-3">
             <Skeleton className="h-12" />
             <Skeleton className="h-12" />
           </div>

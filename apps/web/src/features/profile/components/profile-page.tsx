@@ -33,7 +33,7 @@ export function ProfilePage() {
   return (
     <PageContainer className="max-w-3xl">
       <PageHeader title="Account" description="Your profile, avatar and password." />
-      <div className="grid gap-6">
+      <div className="grid grid-cols-1 gap-6">
         <AvatarCard />
         <NamesCard />
         <PasswordCard />
@@ -154,7 +154,7 @@ function NamesCard() {
           <CardTitle>Profile</CardTitle>
           <CardDescription>Your name is shown to the members of your projects.</CardDescription>
         </CardHeader>
-        <CardContent className="mt-6 grid gap-4 sm:grid-cols-2">
+        <CardContent className="mt-6 grid grid-cols-1 gap-4 sm:grid-cols-2">
           <Field id="first_name" label="First name" errors={errors.first_name}>
             <Input
               {...fieldAria('first_name', errors.first_name)}
@@ -223,7 +223,7 @@ function PasswordCard() {
           <CardTitle>Password</CardTitle>
           <CardDescription>Other devices stay signed in until their session ends.</CardDescription>
         </CardHeader>
-        <CardContent className="mt-6 grid gap-4">
+        <CardContent className="mt-6 grid grid-cols-1 gap-4">
           <Field id="old_password" label="Current password" errors={errors.old_password}>
             <Input
               {...fieldAria('old_password', errors.old_password)}
@@ -233,7 +233,7 @@ function PasswordCard() {
               onChange={set('old_password')}
             />
           </Field>
-          <div className="grid gap-4 sm:grid-cols-2">
+          <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
             <Field
               id="new_password1"
               label="New password"

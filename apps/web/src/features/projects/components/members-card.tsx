@@ -22,7 +22,7 @@ export function MembersCard({ projectUuid }: { projectUuid: string }) {
       </CardHeader>
       <CardContent>
         {isLoading ? (
-          <div className="grid gap-3">
+          <div className="grid grid-cols-1 gap-3">
             <Skeleton className="h-10" />
             <Skeleton className="h-10" />
           </div>

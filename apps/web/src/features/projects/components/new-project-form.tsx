@@ -61,7 +61,7 @@ export function NewProjectForm() {
   return (
     <Card>
       <form onSubmit={onSubmit} noValidate>
-        <CardContent className="grid gap-5">
+        <CardContent className="grid grid-cols-1 gap-5">
           <Field id="name" label="Project name" errors={errors.name}>
             <Input
               {...fieldAria('name', errors.name)}
@@ -72,7 +72,7 @@ export function NewProjectForm() {
               maxLength={PROJECT_NAME_MAX + 50}
             />
           </Field>
-          <div className="grid gap-5 sm:grid-cols-2">
+          <div className="grid grid-cols-1 gap-5 sm:grid-cols-2">
             <Field id="institution" label="Institution" errors={errors.institution}>
               <Input
                 {...fieldAria('institution', errors.institution)}

@@ -33,7 +33,7 @@ export function ProjectPage({ projectUuid }: { projectUuid: string }) {
   ];
 
   return (
-    <PageContainer className="grid gap-6">
+    <PageContainer className="grid grid-cols-1 gap-6">
       <div className="flex flex-col gap-4 sm:flex-row sm:items-center">
         <ProjectLogoUpload project={project} canEdit={canEdit} />
         <div className="min-w-0 flex-1 space-y-1.5">
@@ -54,8 +54,8 @@ export function ProjectPage({ projectUuid }: { projectUuid: string }) {
         </div>
       </div>
 
-      <div className="grid gap-6 lg:grid-cols-3">
-        <div className="grid gap-6 lg:col-span-2">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
+        <div className="grid grid-cols-1 gap-6 lg:col-span-2">
           <DescriptionCard
             projectUuid={projectUuid}
             description={project.metadata?.description ?? ''}
@@ -68,7 +68,7 @@ export function ProjectPage({ projectUuid }: { projectUuid: string }) {
             <CardTitle>Details</CardTitle>
           </CardHeader>
           <CardContent>
-            <dl className="grid gap-3 text-sm">
+            <dl className="grid grid-cols-1 gap-3 text-sm">
               {facts.map((fact) => (
                 <div key={fact.label} className="flex items-start gap-3">
                   <fact.icon className="mt-0.5 size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
@@ -127,7 +127,7 @@ function DescriptionCard({
       </CardHeader>
       <CardContent>
         {editing ? (
-          <form onSubmit={onSubmit} className="grid gap-3">
+          <form onSubmit={onSubmit} className="grid grid-cols-1 gap-3">
             <Label htmlFor="project-description" className="sr-only">
               Description
             </Label>

@@ -102,14 +102,14 @@ function SubjectForm({
     setRows((rs) => rs.map((r) => (r.id === id ? { ...r, ...patch } : r)));
 
   return (
-    <form onSubmit={onSubmit} noValidate className="grid gap-5">
+    <form onSubmit={onSubmit} noValidate className="grid grid-cols-1 gap-5">
       <DialogHeader>
         <DialogTitle>{subject ? 'Edit subject' : 'New subject'}</DialogTitle>
         <DialogDescription>
           A subject is one animal or participant; its videos are uploaded on its page.
         </DialogDescription>
       </DialogHeader>
-      <div className="grid gap-4 sm:grid-cols-2">
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
         <Field id="subject-name" label="Name" errors={errors.name}>
           <Input
             {...fieldAria('subject-name', errors.name)}
@@ -136,7 +136,7 @@ function SubjectForm({
           rows={3}
         />
       </Field>
-      <fieldset className="grid gap-2">
+      <fieldset className="grid grid-cols-1 gap-2">
         <legend className="mb-2 font-medium text-sm">Metadata</legend>
         {rows.length === 0 ? (
           <p className="text-muted-foreground text-xs">Sex, strain, genotype, date of birth…</p>

@@ -34,7 +34,7 @@ export function SubjectPage({ projectUuid, subjectUuid }: { projectUuid: string;
   const back = `/projects/${projectUuid}/subjects`;
 
   return (
-    <PageContainer className="grid gap-6">
+    <PageContainer className="grid grid-cols-1 gap-6">
       <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
         <div className="min-w-0 space-y-2">
           <Button asChild variant="link" className="h-auto p-0 text-muted-foreground">
@@ -66,23 +66,23 @@ export function SubjectPage({ projectUuid, subjectUuid }: { projectUuid: string;
         ) : null}
       </div>
 
-      <div className="grid gap-6 xl:grid-cols-[1fr_20rem]">
-        <div className="order-2 min-w-0 xl:order-1">
+      <div className="flex flex-col gap-6 xl:flex-row xl:items-start">
+        <div className="min-w-0 flex-1">
           <VideosSection projectUuid={projectUuid} subjectUuid={subjectUuid} readOnly={readOnly} />
         </div>
-        <Card className="order-1 h-fit xl:order-2">
+        <Card className="xl:w-80 xl:shrink-0">
           <CardHeader>
             <CardTitle>Details</CardTitle>
           </CardHeader>
           <CardContent>
-            <dl className="grid gap-3 text-sm">
+            <dl className="grid grid-cols-1 gap-3 text-sm">
               <Fact label="Group" value={subject.group || '—'} />
               <Fact label="Videos" value={String(subject.video_count)} />
               <Fact label="Created" value={formatDate(subject.created_at)} />
               {metadata.map(([key, value]) => (
                 <Fact key={key} label={key} value={String(value) || '—'} />
               ))}
-              <div className="grid gap-1">
+              <div className="grid grid-cols-1 gap-1">
                 <dt className="text-muted-foreground">Notes</dt>
                 <dd className="whitespace-pre-wrap" data-testid="subject-notes">
                   {subject.notes || '—'}

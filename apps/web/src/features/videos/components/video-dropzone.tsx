@@ -89,7 +89,7 @@ export function UploadList({
 }) {
   if (items.length === 0) return null;
   return (
-    <ul className="grid gap-2" aria-label="Uploads">
+    <ul className="grid grid-cols-1 gap-2" aria-label="Uploads">
       {items.map((item) => {
         const percent = item.total > 0 ? Math.round((item.loaded / item.total) * 100) : 0;
         return (

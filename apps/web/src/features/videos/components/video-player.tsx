@@ -130,7 +130,7 @@ export function VideoPlayer({ video }: { video: Video }) {
           data-testid="video-element"
         />
       </div>
-      <div className="grid gap-3 p-3">
+      <div className="grid grid-cols-1 gap-3 p-3">
         <Slider
           aria-label="Seek"
           min={0}

@@ -68,7 +68,7 @@ export function VideosSection({
   const allChecked = videos.length > 0 && videos.every((v) => checked.has(v.video_uuid));
 
   return (
-    <div className="grid gap-6">
+    <div className="grid grid-cols-1 gap-6">
       {current ? (
         current.status === 'ready' ? (
           <VideoPlayer key={current.video_uuid} video={current} />
@@ -89,7 +89,7 @@ export function VideosSection({
           <CardTitle>Videos</CardTitle>
           <CardDescription>Recordings of this subject. Select one to play it.</CardDescription>
         </CardHeader>
-        <CardContent className="grid gap-4">
+        <CardContent className="grid grid-cols-1 gap-4">
           {!readOnly ? (
             <>
               <VideoDropzone onFiles={(files) => files.forEach(uploads.start)} />
@@ -113,7 +113,7 @@ export function VideosSection({
           ) : null}
 
           {isLoading ? (
-            <div className="grid gap-2">
+            <div className="grid grid-cols-1 gap-2">
               <Skeleton className="h-14" />
               <Skeleton className="h-14" />
             </div>
@@ -321,7 +321,7 @@ function RenameVideoDialog({
   return (
     <Dialog open={video !== null} onOpenChange={(open) => !open && onClose()}>
       <DialogContent>
-        <form onSubmit={onSubmit} noValidate className="grid gap-4">
+        <form onSubmit={onSubmit} noValidate className="grid grid-cols-1 gap-4">
           <DialogHeader>
             <DialogTitle>Rename video</DialogTitle>
           </DialogHeader>
