@@ -38,6 +38,12 @@ const withVideo: Endpoint['prepare'] = async (t, fixture) => {
 export const accessMatrixVideoEndpoints: Endpoint[] = [
   { name: 'GET videos', minimum: 'viewer', request: (f) => json('GET', videosUrl(f)) },
   {
+    name: 'GET project videos',
+    minimum: 'viewer',
+    prepare: withVideo,
+    request: (f) => json('GET', `/api/projects/${f.projectUuid}/videos/`),
+  },
+  {
     name: 'POST videos (upload)',
     minimum: 'member',
     request: (f) => {

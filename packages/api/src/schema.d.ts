@@ -2988,6 +2988,147 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/projects/{project_uuid}/videos/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every video of the project, across its subjects (e.g. `?ordering=-created_at&page_size=5` for the latest)
+         * @description Search, ordering and pagination as for a subject's videos.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    page_size?: number;
+                    search?: string;
+                    ordering?: string;
+                };
+                header?: never;
+                path: {
+                    project_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            next: string | null;
+                            previous: string | null;
+                            results: {
+                                /** Format: uuid */
+                                video_uuid: string;
+                                /** Format: uuid */
+                                subject_uuid: string;
+                                /** Format: uuid */
+                                project_uuid: string;
+                                name: string;
+                                original_filename: string;
+                                size_bytes: number;
+                                duration_s: number | null;
+                                fps: number | null;
+                                frame_count: number | null;
+                                width: number | null;
+                                height: number | null;
+                                codec: string | null;
+                                container: string | null;
+                                /** @enum {string} */
+                                status: "uploading" | "processing" | "ready" | "failed";
+                                error: string | null;
+                                thumbnail_url: string | null;
+                                /** @description Playable file with HTTP Range; carries a signed token valid for one hour */
+                                stream_url: string;
+                                /**
+                                 * @description "copy" when stream_url serves an H.264 MP4 made for browsers, else the original file
+                                 * @enum {string}
+                                 */
+                                playback: "original" | "copy";
+                                recorded_at: string | null;
+                                created_at: string;
+                                updated_at: string;
+                                /** @description The processing job (thumbnail and playback copy), while the job queue remembers it */
+                                job: {
+                                    id: string;
+                                    /** @description pg-boss state: created, retry, active, completed, cancelled, failed */
+                                    state: string;
+                                    attempts: number;
+                                } | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/batch_destroy/": {
         parameters: {
             query?: never;

@@ -7,6 +7,7 @@ import { currentUser } from '../../lib/authenticate.js';
 import { HttpError, unauthorized } from '../../lib/errors.js';
 import { errorSchema, noContent, projectErrorResponses } from '../../lib/openapi.js';
 import { listQuerySchema, pageSchema } from '../../lib/pagination.js';
+import { projectParams } from '../projects/project.schemas.js';
 import { getSubjectOrThrow } from '../subjects/subject.lookup.js';
 import { getVideoOrThrow } from './video.lookup.js';
 import {
@@ -33,7 +34,7 @@ export default async function videoRoutes(app: FastifyInstance) {
   api.get(
     `${base}/`,
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags,
         summary: "The subject's videos",
@@ -53,10 +54,31 @@ export default async function videoRoutes(app: FastifyInstance) {
     },
   );
 
+  api.get(
+    '/projects/:project_uuid/videos/',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        summary:
+          'Every video of the project, across its subjects (e.g. `?ordering=-created_at&page_size=5` for the latest)',
+        description: "Search, ordering and pagination as for a subject's videos.",
+        params: projectParams,
+        querystring: listQuerySchema,
+        response: { 200: pageSchema(videoSchema), ...projectErrorResponses },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      await requireProjectRole(ctx, user.id, request.params.project_uuid, 'viewer');
+      return service.listVideos(ctx, { projectUuid: request.params.project_uuid }, user.id, request.query, request.url);
+    },
+  );
+
   api.post(
     `${base}/`,
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags,
         summary: 'Upload a video (member or above)',
@@ -100,7 +122,7 @@ export default async function videoRoutes(app: FastifyInstance) {
   api.post(
     `${base}/batch_destroy/`,
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags,
         summary: 'Delete several videos with their files; all or nothing (member or above)',
@@ -121,7 +143,7 @@ export default async function videoRoutes(app: FastifyInstance) {
   api.get(
     `${base}/:video_uuid/`,
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags,
         summary: 'One video, with its processing state',
@@ -143,7 +165,7 @@ export default async function videoRoutes(app: FastifyInstance) {
     api[method](
       `${base}/:video_uuid/`,
       {
-        preHandler: app.authenticate,
+        onRequest: app.authenticate,
         schema: {
           tags,
           summary:
@@ -176,7 +198,7 @@ export default async function videoRoutes(app: FastifyInstance) {
   api.delete(
     `${base}/:video_uuid/`,
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags,
         summary: 'Delete a video with all its files (member or above)',

@@ -96,9 +96,10 @@ export async function toVideoResponse(context: AppContext, video: VideoRow, user
   };
 }
 
+/** Videos of one subject, or of the whole project when no subject is given (the dashboard's recent videos). */
 export async function listVideos(
   context: AppContext,
-  subject: SubjectRow,
+  scope: { projectUuid: string; subjectUuid?: string },
   userId: number,
   query: ListQuery,
   url: string,
@@ -119,7 +120,7 @@ export async function listVideos(
   }[field];
   const pattern = query.search ? likePattern(query.search) : undefined;
   const where = and(
-    eq(videos.subjectUuid, subject.subjectUuid),
+    scope.subjectUuid ? eq(videos.subjectUuid, scope.subjectUuid) : eq(videos.projectUuid, scope.projectUuid),
     pattern ? sql`(${videos.name} ilike ${pattern} or ${videos.originalFilename} ilike ${pattern})` : undefined,
   );
   const [total] = await context.db.select({ value: count() }).from(videos).where(where);
