@@ -6,9 +6,9 @@ import { sessionStore } from '@/features/auth/session';
 import { queryClient } from '@/lib/query-client';
 import { tokens } from '@/lib/tokens';
 import { json, mockFetch } from '@/test/http';
-import { Providers, page, project, renderApp } from '@/test/render';
+import { Providers, page, project, renderApp, testUser } from '@/test/render';
 
-const user = { id: 1, email: 'ada@lab.org', first_name: 'Ada', last_name: 'L', avatar_url: null };
+const user = testUser;
 const A = 'aaaaaaaa-0000-4000-8000-000000000001';
 const B = 'bbbbbbbb-0000-4000-8000-000000000002';
 

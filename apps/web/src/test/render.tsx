@@ -3,6 +3,7 @@ import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { TooltipProvider } from '@/components/ui/tooltip';
+import type { User } from '@/features/auth/api';
 import { ActiveProjectProvider } from '@/features/projects/hooks/active-project-context';
 import { ThemeProvider } from '@/features/theme/theme-provider';
 import { queryClient } from '@/lib/query-client';
@@ -44,3 +45,15 @@ export const project = (uuid: string, name: string) => ({
 });
 
 export const page = <T,>(results: T[]) => ({ count: results.length, next: null, previous: null, results });
+
+export const testUser: User = {
+  id: 1,
+  email: 'ada@lab.org',
+  first_name: 'Ada',
+  last_name: 'L',
+  display_name: 'Ada L',
+  get_display_name: 'Ada L',
+  avatar_url: null,
+  email_verified: true,
+  date_joined: '2026-01-01T00:00:00Z',
+};

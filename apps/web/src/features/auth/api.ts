@@ -1,28 +1,11 @@
+import type { ApiRequestBody, ApiResponse } from '@app/api';
 import { apiRequest, requireParam } from '@/lib/api-client';
 
-/** Hand-typed until packages/api publishes the generated schema. */
-export type User = {
-  id: number | string;
-  email: string;
-  first_name: string;
-  last_name: string;
-  display_name?: string;
-  get_display_name?: string;
-  avatar_url: string | null;
-  email_verified?: boolean;
-  date_joined?: string;
-};
-
-export type LoginResponse = { access: string; refresh: string; user: User };
-export type TokenPair = { access: string; refresh: string };
-
-export type RegisterBody = {
-  email: string;
-  password1: string;
-  password2: string;
-  first_name?: string;
-  last_name?: string;
-};
+/** Shapes come from the server's OpenAPI document (packages/api). */
+export type User = ApiResponse<'/api/auth/user/', 'get'>;
+export type LoginResponse = ApiResponse<'/api/auth/login/', 'post'>;
+export type TokenPair = ApiResponse<'/api/auth/token/refresh/', 'post'>;
+export type RegisterBody = ApiRequestBody<'/api/auth/register/', 'post'>;
 
 export const authKeys = {
   all: ['auth'] as const,

@@ -2,9 +2,10 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { queryClient } from '@/lib/query-client';
 import { tokens } from '@/lib/tokens';
 import { json, mockFetch } from '@/test/http';
+import { testUser } from '@/test/render';
 import { initSession, login, logout, sessionStore } from './session';
 
-const user = { id: 7, email: 'ada@lab.org', first_name: 'Ada', last_name: 'L', avatar_url: null };
+const user = testUser;
 
 describe('session start-up sequence (spec §4)', () => {
   beforeEach(() => {

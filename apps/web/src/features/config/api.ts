@@ -1,7 +1,9 @@
+import type { ApiResponse } from '@app/api';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { ApiError, apiRequest } from '@/lib/api-client';
 
-export type AppConfig = { support_email: string; docs_url: string; billing_enabled: boolean };
+/** The subset of GET /api/config/ the app reads. */
+export type AppConfig = Pick<ApiResponse<'/api/config/', 'get'>, 'support_email' | 'docs_url' | 'billing_enabled'>;
 
 export const DEFAULT_CONFIG: AppConfig = {
   support_email: 'support@localhost',

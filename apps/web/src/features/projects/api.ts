@@ -1,37 +1,14 @@
+import type { ApiRequestBody, ApiResponse } from '@app/api';
 import { queryOptions } from '@tanstack/react-query';
 import { apiRequest, type ListParams, type Page, requireParam } from '@/lib/api-client';
 
-export type ProjectStatus = 'active' | 'draft' | 'locked';
-export type ProjectRole = 'owner' | 'admin' | 'member' | 'viewer';
-
-export type ProjectMetadata = {
-  description?: string | null;
-  institution?: string | null;
-  principal_investigator?: string | null;
-};
-
-export type Project = {
-  project_uuid: string;
-  name: string;
-  metadata: ProjectMetadata;
-  logo_url: string | null;
-  status: ProjectStatus;
-  plan?: string | null;
-  role?: ProjectRole;
-  owner?: { id: number | string; email: string; display_name: string };
-  counts?: { subjects: number; videos: number; analyses: number };
-  storage_bytes?: number;
-  created_at: string;
-  updated_at?: string;
-};
-
-export type ProjectMember = {
-  user: { id: number | string; email: string; display_name: string; avatar_url: string | null };
-  role: ProjectRole;
-  joined_at: string;
-};
-
-export type CreateProjectBody = { name: string; metadata: ProjectMetadata };
+/** Shapes come from the server's OpenAPI document (packages/api). */
+export type Project = ApiResponse<'/api/projects/{project_uuid}/', 'get'>;
+export type ProjectStatus = Project['status'];
+export type ProjectRole = Project['role'];
+export type ProjectMetadata = Project['metadata'];
+export type ProjectMember = ApiResponse<'/api/projects/{project_uuid}/members/', 'get'>['results'][number];
+export type CreateProjectBody = ApiRequestBody<'/api/projects/', 'post'>;
 
 export const PROJECT_LIST_SIZE = 100;
 

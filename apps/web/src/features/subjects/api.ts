@@ -1,24 +1,10 @@
+import type { ApiRequestBody, ApiResponse } from '@app/api';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { apiRequest, type ListParams, type Page, requireParam } from '@/lib/api-client';
 
-export type Subject = {
-  subject_uuid: string;
-  project_uuid: string;
-  name: string;
-  group: string | null;
-  notes: string | null;
-  metadata: Record<string, string>;
-  video_count: number;
-  created_at: string;
-  updated_at?: string;
-};
-
-export type SubjectBody = {
-  name: string;
-  group?: string;
-  notes?: string;
-  metadata?: Record<string, string>;
-};
+/** Shapes come from the server's OpenAPI document (packages/api). */
+export type Subject = ApiResponse<'/api/projects/{project_uuid}/subjects/{subject_uuid}/', 'get'>;
+export type SubjectBody = ApiRequestBody<'/api/projects/{project_uuid}/subjects/', 'post'>;
 
 export const SUBJECT_ORDERING_FIELDS = ['name', 'group', 'created_at', 'video_count'] as const;
 export type SubjectOrderingField = (typeof SUBJECT_ORDERING_FIELDS)[number];

@@ -1,30 +1,10 @@
+import type { ApiResponse } from '@app/api';
 import { queryOptions } from '@tanstack/react-query';
 import { apiRequest, type ListParams, type Page, requireParam } from '@/lib/api-client';
 
-export type VideoStatus = 'uploading' | 'processing' | 'ready' | 'failed';
-
-export type Video = {
-  video_uuid: string;
-  subject_uuid: string;
-  project_uuid: string;
-  name: string;
-  original_filename: string;
-  size_bytes: number;
-  duration_s: number | null;
-  fps: number | null;
-  frame_count: number | null;
-  width: number | null;
-  height: number | null;
-  codec: string | null;
-  container: string | null;
-  status: VideoStatus;
-  error: string | null;
-  thumbnail_url: string | null;
-  stream_url: string | null;
-  recorded_at: string | null;
-  created_at: string;
-  updated_at?: string;
-};
+/** Shapes come from the server's OpenAPI document (packages/api). */
+export type Video = ApiResponse<'/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/', 'get'>;
+export type VideoStatus = Video['status'];
 
 export const VIDEO_POLL_MS = 2000;
 export const isVideoBusy = (video: Pick<Video, 'status'>) =>

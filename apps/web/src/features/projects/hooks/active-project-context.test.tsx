@@ -3,10 +3,10 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { sessionStore } from '@/features/auth/session';
 import { queryClient } from '@/lib/query-client';
 import { json, mockFetch } from '@/test/http';
-import { Providers, page, project } from '@/test/render';
+import { Providers, page, project, testUser } from '@/test/render';
 import { useActiveProject } from './active-project-context';
 
-const user = { id: 1, email: 'ada@lab.org', first_name: 'Ada', last_name: 'L', avatar_url: null };
+const user = testUser;
 const A = 'aaaaaaaa-0000-4000-8000-000000000001';
 const B = 'bbbbbbbb-0000-4000-8000-000000000002';
 
