@@ -1,7 +1,9 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import { emailTokens, refreshTokens, users } from '../../db/schema.js';
+import { isUuid } from '../../lib/access.js';
 import type { UserRow } from '../../lib/authenticate.js';
 import { badRequest, fieldError, HttpError, unauthorized } from '../../lib/errors.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
@@ -26,9 +28,6 @@ const NOT_VERIFIED =
   'or request a new verification e-mail.';
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
-const isUniqueViolation = (error: unknown) =>
-  (error as { code?: string }).code === '23505' || (error as { cause?: { code?: string } }).cause?.code === '23505';
-const isUuid = (value: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
 
 /** A hash to verify against when the account does not exist, so both cases take the same time. */
 let dummyHash: Promise<string> | undefined;

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, ilike, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import { memberships, type ProjectMetadata, projects, type Role, subjects, users, videos } from '../../db/schema.js';
 import type { ProjectRow } from '../../lib/access.js';
 import { fieldError } from '../../lib/errors.js';
@@ -96,11 +97,6 @@ export async function getProject(context: AppContext, userId: number, projectUui
   const [row] = await selectProjects(context, userId).where(eq(projects.projectUuid, projectUuid)).limit(1);
   if (!row) throw new Error(`Project ${projectUuid} vanished after its access check`);
   return toResponse(context, row);
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const cause = (error as { cause?: { code?: string } }).cause;
-  return (error as { code?: string }).code === '23505' || cause?.code === '23505';
 }
 
 const nameTaken = (name: string) => fieldError('name', `You already have a project named "${name}".`);

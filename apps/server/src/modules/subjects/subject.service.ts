@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import { subjects, videos } from '../../db/schema.js';
 import { isUuid } from '../../lib/access.js';
 import { fieldError } from '../../lib/errors.js';
@@ -23,9 +24,6 @@ function toResponse(row: SubjectRow & { videoCount: number }): SubjectResponse {
     updated_at: row.updatedAt.toISOString(),
   };
 }
-
-const isUniqueViolation = (error: unknown) =>
-  (error as { code?: string }).code === '23505' || (error as { cause?: { code?: string } }).cause?.code === '23505';
 
 const nameTaken = (name: string) => fieldError('name', `A subject named "${name}" already exists in this project.`);
 
