@@ -32,6 +32,15 @@ export default function globalSetup() {
       { stdio: 'inherit' },
     );
   }
+  const image = path.join(dir, 'logo.png');
+  if (!existsSync(image)) {
+    execFileSync(
+      'ffmpeg',
+      ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=128x128', '-frames:v', '1', image],
+      { stdio: 'inherit' },
+    );
+  }
 }
 
+export const testImagePath = () => path.join(assetsDir(), 'logo.png');
 export const testVideoPath = () => path.join(assetsDir(), 'pattern-4s.mp4');
