@@ -101,3 +101,13 @@ describe('routes and guards (spec §2)', () => {
     expect(alert.textContent).toContain('Something went wrong.');
   });
 });
+
+describe('loading', () => {
+  it("shows the 'Loading...' spinner while the session loads", async () => {
+    queryClient.clear();
+    sessionStore.reset();
+    serve();
+    renderApp('/profile');
+    expect((await screen.findByRole('status')).textContent).toBe('Loading...');
+  });
+});
