@@ -18,6 +18,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { Spinner } from '@/components/ui/spinner';
 import { displayName } from '@/features/auth/api';
 import { useSession } from '@/features/auth/hooks/use-session';
+import { PendingInvitations } from '@/features/profile/invitations';
 import { ProjectStatusBadge } from '@/features/projects/components/project-status-badge';
 import { useActiveProject } from '@/features/projects/hooks/active-project-context';
 import { videoQueries } from '@/features/videos/api';
@@ -52,6 +53,7 @@ export function Dashboard() {
           </>
         }
       />
+      <PendingInvitations />
       <div className="grid grid-cols-2 gap-4 lg:grid-cols-4">
         <Stat icon={Users} label="Subjects" value={String(counts.subjects)} href={`${base}/subjects`} />
         <Stat icon={Film} label="Videos" value={String(counts.videos)} />
@@ -247,6 +249,7 @@ export function EmptyState({ icon: Icon, title, text }: { icon: LucideIcon; titl
 function Welcome({ name }: { name: string }) {
   return (
     <PageContainer className="max-w-2xl">
+      <PendingInvitations />
       <Card className="mt-6 items-center px-6 py-12 text-center">
         <span className="flex size-14 items-center justify-center rounded-2xl bg-primary/10 text-primary">
           <FolderPlus className="size-7" aria-hidden="true" />
