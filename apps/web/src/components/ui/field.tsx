@@ -19,7 +19,7 @@ export function Field({
   children: React.ReactNode;
 }) {
   return (
-    <div className={cn('grid grid-cols-1 gap-2', className)}>
+    <div className={cn('grid grid-cols-1 content-start gap-2', className)}>
       <Label htmlFor={id}>{label}</Label>
       {children}
       {description && !errors?.length ? (
