@@ -82,6 +82,8 @@ test('a newcomer registers, verifies, creates a project, uploads and plays a vid
   await expect(player).toBeVisible();
   const video = page.getByTestId('video-element');
   await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState)).toBeGreaterThanOrEqual(1);
+  await player.getByLabel('Speed').selectOption('0.5');
+  expect(await video.evaluate((v: HTMLVideoElement) => v.playbackRate)).toBe(0.5);
   await player.getByRole('button', { name: 'Play' }).click();
   await expect
     .poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 10_000 })

@@ -1,7 +1,9 @@
+import { useQuery } from '@tanstack/react-query';
 import { ChevronRight } from 'lucide-react';
 import { Link, useLocation } from 'react-router';
 import { ProjectStatusIcon } from '@/features/projects/components/project-logo';
 import { useActiveProject } from '@/features/projects/hooks/active-project-context';
+import { subjectQueries } from '@/features/subjects/api';
 
 const SECTION_TITLES: Record<string, string> = {
   subjects: 'Subjects',
@@ -22,6 +24,12 @@ export function HeaderTitle() {
   const sectionKey = inProject ? parts[2] : parts[0];
   const section = sectionKey ? SECTION_TITLES[sectionKey] : pathname === '/' ? 'Dashboard' : undefined;
   const showProject = project && (inProject || pathname === '/');
+  // On a subject's page the crumb ends with its name (read from the page's own cached query).
+  const subjectUuid = inProject && sectionKey === 'subjects' ? parts[3] : undefined;
+  const { data: subject } = useQuery({
+    ...subjectQueries.detail(parts[1] ?? '', subjectUuid ?? ''),
+    enabled: false,
+  });
 
   return (
     <nav aria-label="Breadcrumb" className="min-w-0 flex-1">
@@ -40,7 +48,22 @@ export function HeaderTitle() {
         {showProject && section ? (
           <ChevronRight className="size-3.5 shrink-0 text-muted-foreground" aria-hidden="true" />
         ) : null}
-        {section ? (
+        {section && subjectUuid && project ? (
+          <>
+            <li className="hidden truncate sm:block">
+              <Link
+                to={`/projects/${project.project_uuid}/subjects`}
+                className="text-muted-foreground transition-colors hover:text-foreground"
+              >
+                {section}
+              </Link>
+            </li>
+            <ChevronRight className="hidden size-3.5 shrink-0 text-muted-foreground sm:block" aria-hidden="true" />
+            <li className="truncate font-medium" aria-current="page">
+              {subject?.name ?? '…'}
+            </li>
+          </>
+        ) : section ? (
           <li className="truncate font-medium" aria-current="page">
             {section}
           </li>
