@@ -1,4 +1,4 @@
-import { ChevronsUpDown, Plus, Settings } from 'lucide-react';
+import { Check, ChevronsUpDown, Plus, Settings } from 'lucide-react';
 import { Link } from 'react-router';
 import {
   DropdownMenu,
@@ -70,11 +70,22 @@ export function ProjectSwitcher() {
             <DropdownMenuLabel className="text-muted-foreground text-xs">Projects</DropdownMenuLabel>
             {shown.map((item, index) => (
               <DropdownMenuItem key={item.project_uuid} asChild className="gap-2 p-2">
-                <Link to={`/projects/${item.project_uuid}`} onClick={close} data-testid="switcher-project">
+                <Link
+                  to={`/projects/${item.project_uuid}`}
+                  onClick={close}
+                  data-testid="switcher-project"
+                  aria-current={item.project_uuid === project?.project_uuid ? 'true' : undefined}
+                >
                   <ProjectLogo project={item} className="size-6 rounded-md text-xs" />
                   <span className="truncate">{item.name}</span>
                   <ProjectStatusIcon status={item.status} />
-                  <DropdownMenuShortcut>{index + 1}</DropdownMenuShortcut>
+                  <DropdownMenuShortcut>
+                    {item.project_uuid === project?.project_uuid ? (
+                      <Check className="size-4 text-primary" aria-label="Active project" />
+                    ) : (
+                      index + 1
+                    )}
+                  </DropdownMenuShortcut>
                 </Link>
               </DropdownMenuItem>
             ))}
