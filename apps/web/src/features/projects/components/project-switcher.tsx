@@ -1,5 +1,6 @@
 import { Check, ChevronsUpDown, Plus, Settings } from 'lucide-react';
-import { Link } from 'react-router';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -22,6 +23,8 @@ export function ProjectSwitcher() {
   const { isMobile, setOpenMobile } = useSidebar();
   const shown = projects.slice(0, SWITCHER_LIMIT);
   const close = () => setOpenMobile(false);
+  const navigate = useNavigate();
+  const [open, setOpen] = useState(false);
 
   if (!projectsLoaded) {
     return (
@@ -35,7 +38,7 @@ export function ProjectSwitcher() {
   return (
     <SidebarMenu>
       <SidebarMenuItem>
-        <DropdownMenu>
+        <DropdownMenu open={open} onOpenChange={setOpen}>
           <DropdownMenuTrigger asChild>
             <SidebarMenuButton
               size="lg"
@@ -66,6 +69,15 @@ export function ProjectSwitcher() {
             align="start"
             side={isMobile ? 'bottom' : 'right'}
             sideOffset={4}
+            onKeyDown={(event) => {
+              // Digits 1–5 open the project with that number, as the menu's hints say.
+              const target = shown[Number(event.key) - 1];
+              if (!target || event.altKey || event.ctrlKey || event.metaKey) return;
+              event.preventDefault();
+              setOpen(false);
+              close();
+              navigate(`/projects/${target.project_uuid}`);
+            }}
           >
             <DropdownMenuLabel className="text-muted-foreground text-xs">Projects</DropdownMenuLabel>
             {shown.map((item, index) => (
