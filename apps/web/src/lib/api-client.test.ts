@@ -76,7 +76,7 @@ describe('apiRequest', () => {
       'GET /api/auth/user/': (_url, init) =>
         header(init, 'Authorization') === 'Bearer NEW' ? json({ id: 1 }) : json({ errors: 'expired' }, 401),
       'POST /api/auth/token/refresh/': (_url, init) => {
-        expect(JSON.parse(String(init.body))).toEqual({ refresh: 'R1' });
+        expect(JSON.parse(String(init.body))).toEqual({ access: 'OLD', refresh: 'R1' });
         expect(header(init, 'Authorization')).toBeNull();
         return json({ access: 'NEW', refresh: 'R2' });
       },

@@ -113,13 +113,15 @@ let refreshing: Promise<boolean> | null = null;
 export function refreshTokens(): Promise<boolean> {
   if (refreshing) return refreshing;
   const refresh = tokens.refresh();
+  const access = tokens.access();
   if (!refresh) return Promise.resolve(false);
   refreshing = (async () => {
     try {
       const response = await fetch(buildUrl('auth/token/refresh/'), {
         method: 'POST',
         headers: requestHeaders({ json: true, auth: false }),
-        body: JSON.stringify({ refresh }),
+        // Spec §7: the refresh call carries the (expired) access token beside the refresh token.
+        body: JSON.stringify(access ? { access, refresh } : { refresh }),
         credentials: 'same-origin',
       });
       if (!response.ok) return false;
