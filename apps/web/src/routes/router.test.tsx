@@ -111,3 +111,33 @@ describe('loading', () => {
     expect((await screen.findByRole('status')).textContent).toBe('Loading...');
   });
 });
+
+describe('read-only projects', () => {
+  it('viewers and locked projects get no create, edit or delete controls for subjects', async () => {
+    queryClient.clear();
+    sessionStore.reset();
+    const viewer = { ...project(A, 'Alpha'), role: 'viewer' as const };
+    const subject = {
+      subject_uuid: 's1',
+      project_uuid: A,
+      name: 'M12',
+      group: 'control',
+      notes: '',
+      metadata: {},
+      video_count: 0,
+      created_at: '2026-01-01T00:00:00Z',
+      updated_at: '2026-01-01T00:00:00Z',
+    };
+    mockFetch({
+      'GET /api/projects/': () => json(page([viewer])),
+      [`GET /api/projects/${A}/`]: () => json(viewer),
+      [`GET /api/projects/${A}/subjects/`]: () => json(page([subject])),
+    });
+    localStorage.setItem('activeProjectUuid', A);
+    signedIn();
+    renderApp(`/projects/${A}/subjects`);
+    expect(await screen.findByRole('link', { name: 'M12' })).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'New subject' })).toBeNull());
+    expect((screen.getByRole('checkbox', { name: 'Select M12' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+});

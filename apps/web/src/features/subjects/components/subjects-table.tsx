@@ -31,6 +31,7 @@ import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { useActiveProject } from '@/features/projects/hooks/active-project-context';
 import { formatDate } from '@/lib/format';
 import { type Subject, type SubjectOrderingField, subjectQueries } from '../api';
 import { useDeleteSubjects } from '../hooks/use-subject-mutations';
@@ -51,6 +52,9 @@ function useDebounced<T>(value: T, ms: number): T {
 
 export function SubjectsTable({ projectUuid }: { projectUuid: string }) {
   const [params, setParams] = useSearchParams();
+  const { project } = useActiveProject();
+  // Viewers and locked projects read only.
+  const readOnly = project?.role === 'viewer' || project?.status === 'locked';
   const ordering = params.get('ordering') ?? 'name';
   const page = Math.max(1, Number(params.get('page')) || 1);
   const pageSize = Number(params.get('page_size')) || DEFAULT_PAGE_SIZE;
@@ -122,10 +126,12 @@ export function SubjectsTable({ projectUuid }: { projectUuid: string }) {
         title="Subjects"
         description="The animals or participants of this project, each with its videos."
         actions={
-          <Button onClick={() => setDialog({ open: true, subject: null })}>
-            <Plus aria-hidden="true" />
-            New subject
-          </Button>
+          readOnly ? null : (
+            <Button onClick={() => setDialog({ open: true, subject: null })}>
+              <Plus aria-hidden="true" />
+              New subject
+            </Button>
+          )
         }
       />
 
@@ -164,11 +170,12 @@ export function SubjectsTable({ projectUuid }: { projectUuid: string }) {
               <TableHead className="w-10 pl-4">
                 <Checkbox
                   aria-label="Select all subjects on this page"
+                  className={readOnly ? 'invisible' : undefined}
                   checked={allSelected ? true : someSelected ? 'indeterminate' : false}
                   onCheckedChange={(value) =>
                     setSelected(value === true ? new Set(subjects.map((s) => s.subject_uuid)) : new Set())
                   }
-                  disabled={subjects.length === 0}
+                  disabled={subjects.length === 0 || readOnly}
                 />
               </TableHead>
               <SortableHead field="name" label="Name" ordering={ordering} onSort={sortBy} />
@@ -219,7 +226,7 @@ export function SubjectsTable({ projectUuid }: { projectUuid: string }) {
                         ? 'Try another name or group.'
                         : 'Add the first animal of this study to upload its videos.'}
                     </p>
-                    {!search ? (
+                    {!search && !readOnly ? (
                       <Button size="sm" className="mt-2" onClick={() => setDialog({ open: true, subject: null })}>
                         <Plus aria-hidden="true" />
                         New subject
@@ -237,6 +244,8 @@ export function SubjectsTable({ projectUuid }: { projectUuid: string }) {
                   <TableCell className="pl-4">
                     <Checkbox
                       aria-label={`Select ${subject.name}`}
+                      disabled={readOnly}
+                      className={readOnly ? 'invisible' : undefined}
                       checked={selected.has(subject.subject_uuid)}
                       onCheckedChange={(value) =>
                         setSelected((prev) => {
@@ -272,15 +281,28 @@ export function SubjectsTable({ projectUuid }: { projectUuid: string }) {
                         </Button>
                       </DropdownMenuTrigger>
                       <DropdownMenuContent align="end">
-                        <DropdownMenuItem onSelect={() => setDialog({ open: true, subject })}>
-                          <Pencil aria-hidden="true" />
-                          Edit
+                        <DropdownMenuItem asChild>
+                          <Link to={`/projects/${projectUuid}/subjects/${subject.subject_uuid}`}>
+                            <Users aria-hidden="true" />
+                            Open
+                          </Link>
                         </DropdownMenuItem>
-                        <DropdownMenuSeparator />
-                        <DropdownMenuItem variant="destructive" onSelect={() => setToDelete([subject.subject_uuid])}>
-                          <Trash2 aria-hidden="true" />
-                          Delete
-                        </DropdownMenuItem>
+                        {!readOnly ? (
+                          <>
+                            <DropdownMenuItem onSelect={() => setDialog({ open: true, subject })}>
+                              <Pencil aria-hidden="true" />
+                              Edit
+                            </DropdownMenuItem>
+                            <DropdownMenuSeparator />
+                            <DropdownMenuItem
+                              variant="destructive"
+                              onSelect={() => setToDelete([subject.subject_uuid])}
+                            >
+                              <Trash2 aria-hidden="true" />
+                              Delete
+                            </DropdownMenuItem>
+                          </>
+                        ) : null}
                       </DropdownMenuContent>
                     </DropdownMenu>
                   </TableCell>

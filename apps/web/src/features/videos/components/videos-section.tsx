@@ -109,7 +109,7 @@ export function VideosSection({
             </>
           ) : null}
 
-          {checked.size > 0 ? (
+          {checked.size > 0 && !readOnly ? (
             <div className="flex items-center justify-between gap-2 rounded-lg bg-muted/50 px-3 py-2 text-sm">
               <span aria-live="polite">{checked.size} selected</span>
               <Button variant="destructive" size="sm" onClick={() => setToDelete([...checked])}>
@@ -140,6 +140,8 @@ export function VideosSection({
                     <TableHead className="w-10 pl-6">
                       <Checkbox
                         aria-label="Select all videos"
+                        disabled={readOnly}
+                        className={readOnly ? 'invisible' : undefined}
                         checked={allChecked ? true : checked.size > 0 ? 'indeterminate' : false}
                         onCheckedChange={(value) =>
                           setChecked(value === true ? new Set(videos.map((v) => v.video_uuid)) : new Set())
@@ -169,6 +171,8 @@ export function VideosSection({
                       <TableCell className="pl-6">
                         <Checkbox
                           aria-label={`Select ${video.name}`}
+                          disabled={readOnly}
+                          className={readOnly ? 'invisible' : undefined}
                           checked={checked.has(video.video_uuid)}
                           onCheckedChange={(value) =>
                             setChecked((prev) => {
