@@ -42,5 +42,39 @@ export default function globalSetup() {
   }
 }
 
+/** A video above the 50 MB resumable threshold (noise-free pattern at a high bit rate). */
+export function bigVideoPath(): string {
+  const file = path.join(assetsDir(), 'pattern-big.mp4');
+  if (!existsSync(file)) {
+    execFileSync(
+      'ffmpeg',
+      [
+        '-loglevel',
+        'error',
+        '-y',
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc2=duration=26:size=1280x720:rate=30',
+        '-pix_fmt',
+        'yuv420p',
+        '-c:v',
+        'libx264',
+        '-preset',
+        'ultrafast',
+        '-b:v',
+        '24M',
+        '-maxrate',
+        '24M',
+        '-bufsize',
+        '8M',
+        file,
+      ],
+      { stdio: 'inherit' },
+    );
+  }
+  return file;
+}
+
 export const testImagePath = () => path.join(assetsDir(), 'logo.png');
 export const testVideoPath = () => path.join(assetsDir(), 'pattern-4s.mp4');
