@@ -73,23 +73,28 @@ export async function signIn(page: Page, user: TestUser, extra: Record<string, s
 type Fixtures = {
   /** Console messages matching these patterns are expected by the test (e.g. a deliberate 400). */
   allowConsole: (pattern: RegExp) => void;
+  consoleAllowlist: RegExp[];
+  consoleGuard: undefined;
 };
 
 /** Every test fails on a console error or warning, or an uncaught page error, unless allowed. */
-export const test = base.extend<Fixtures & { consoleGuard: undefined }>({
-  allowConsole: async ({ page: _page }, use, testInfo) => {
-    const allowed: RegExp[] = [];
-    (testInfo as unknown as { _allowedConsole: RegExp[] })._allowedConsole = allowed;
-    await use((pattern) => allowed.push(pattern));
+export const test = base.extend<Fixtures>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take a destructuring pattern.
+  consoleAllowlist: async ({}, use) => {
+    await use([]);
+  },
+  allowConsole: async ({ consoleAllowlist }, use) => {
+    await use((pattern) => {
+      consoleAllowlist.push(pattern);
+    });
   },
   consoleGuard: [
-    async ({ page, allowConsole: _allow }, use, testInfo) => {
+    async ({ page, consoleAllowlist }, use) => {
       const problems: string[] = [];
-      const allowed = () => (testInfo as unknown as { _allowedConsole: RegExp[] })._allowedConsole ?? [];
       page.on('console', (message) => {
         if (message.type() !== 'error' && message.type() !== 'warning') return;
         const text = `${message.type()}: ${message.text()} (${message.location().url})`;
-        if (allowed().some((pattern) => pattern.test(text))) return;
+        if (consoleAllowlist.some((pattern) => pattern.test(text))) return;
         problems.push(text);
       });
       page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));

@@ -96,6 +96,13 @@ test('a newcomer registers, verifies, creates a project, uploads and plays a vid
   await player.getByRole('button', { name: 'Back to start' }).click();
   await player.getByRole('button', { name: 'Next frame' }).click();
   await expect(page.getByTestId('player-frame')).toHaveText('frame 1');
+  // Keyboard: arrows step frames, Space plays.
+  await player.focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('player-frame')).toHaveText('frame 3');
+  await page.keyboard.press('ArrowLeft');
+  await expect(page.getByTestId('player-frame')).toHaveText('frame 2');
 
   // Edit the subject and the project description.
   await page.getByRole('button', { name: 'Edit subject' }).click();
