@@ -65,6 +65,8 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('ctx', context);
+  // The API speaks JSON and multipart; a text/plain body is an unsupported media type, not a malformed field.
+  app.removeContentTypeParser('text/plain');
 
   // While shutting down, answers to requests still in flight close their connection, so that keep-alive
   // sockets do not hold the drain open until they time out.

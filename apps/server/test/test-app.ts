@@ -64,8 +64,11 @@ export async function createTestApp(
   await ctx.jobs.start(options.workers ? ctx : undefined);
   const app = await buildApp(ctx);
   let url = '';
-  if (options.listen) url = await app.listen({ port: 0, host: '127.0.0.1' });
-  else await app.ready();
+  if (options.listen) {
+    url = await app.listen({ port: 0, host: '127.0.0.1' });
+    // Links the server hands out (stream URLs, e-mails) must point at the port it really got.
+    if (!options.config?.publicUrl) ctx.config.publicUrl = url;
+  } else await app.ready();
   return {
     app,
     ctx,
