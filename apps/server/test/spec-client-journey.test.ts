@@ -74,7 +74,7 @@ describe('a client written from the spec alone', () => {
       body: form,
     });
     expect(upload.status).toBe(201);
-    let video = await upload.json();
+    let video = (await upload.json()) as { status: string; video_uuid: string; stream_url: string; size_bytes: number };
     for (let i = 0; i < 150 && video.status !== 'ready' && video.status !== 'failed'; i++) {
       await new Promise((resolve) => setTimeout(resolve, 200));
       video = (await call('GET', `${videosPath}${video.video_uuid}/`, { token })).body;
