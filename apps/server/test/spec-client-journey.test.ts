@@ -112,7 +112,7 @@ describe('a client written from the spec alone', () => {
       body: 'name=x',
     });
     expect(textBody.status).toBe(415);
-    expect(typeof (await textBody.json()).errors).toBe('string');
+    expect(typeof ((await textBody.json()) as { errors: unknown }).errors).toBe('string');
 
     const huge = await fetch(`${t.url}/api/projects/`, {
       method: 'POST',
