@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, ilike, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { memberships, type ProjectMetadata, projects, type Role, subjects, users, videos } from '../../db/schema.js';
+import { memberships, type ProjectMetadata, projects, type Role, users } from '../../db/schema.js';
 import type { ProjectRow } from '../../lib/access.js';
 import { fieldError } from '../../lib/errors.js';
 import { type ListQuery, likePattern, parseOrdering, toPage } from '../../lib/pagination.js';
@@ -12,9 +12,10 @@ import { displayName } from '../users/user.serializer.js';
 import { MEMBER_ORDERING, PROJECT_ORDERING, type ProjectResponse } from './project.schemas.js';
 
 // Per-project figures as correlated subqueries: each is an index lookup, and a page has at most 500 rows.
-const subjectCount = sql<number>`(select count(*)::int from ${subjects} where ${subjects.projectUuid} = ${projects.projectUuid})`;
-const videoCount = sql<number>`(select count(*)::int from ${videos} where ${videos.projectUuid} = ${projects.projectUuid})`;
-const storageBytes = sql<number>`(select coalesce(sum(${videos.sizeBytes} + ${videos.derivedBytes}), 0)::float8 from ${videos} where ${videos.projectUuid} = ${projects.projectUuid})`;
+// Table names are spelled out so the correlation never depends on how Drizzle qualifies the outer columns.
+const subjectCount = sql<number>`(select count(*)::int from "subjects" where "subjects"."project_uuid" = "projects"."project_uuid")`;
+const videoCount = sql<number>`(select count(*)::int from "videos" where "videos"."project_uuid" = "projects"."project_uuid")`;
+const storageBytes = sql<number>`(select coalesce(sum("videos"."size_bytes" + "videos"."derived_bytes"), 0)::float8 from "videos" where "videos"."project_uuid" = "projects"."project_uuid")`;
 
 const projectColumns = {
   project: projects,

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { subjects, videos } from '../../db/schema.js';
+import { subjects } from '../../db/schema.js';
 import { isUuid } from '../../lib/access.js';
 import { fieldError } from '../../lib/errors.js';
 import { type ListQuery, likePattern, parseOrdering, toPage } from '../../lib/pagination.js';
@@ -9,7 +9,9 @@ import { deleteRowsAndFiles } from '../files/file-deletion.js';
 import { type SubjectRow, subjectStoragePrefix } from './subject.lookup.js';
 import { SUBJECT_ORDERING, type SubjectResponse } from './subject.schemas.js';
 
-const videoCount = sql<number>`(select count(*)::int from ${videos} where ${videos.subjectUuid} = ${subjects.subjectUuid})`;
+// Spelled out with table names: in a single-table select Drizzle leaves columns unqualified, which would turn
+// the correlation into "subject_uuid = subject_uuid" inside the subquery.
+const videoCount = sql<number>`(select count(*)::int from "videos" where "videos"."subject_uuid" = "subjects"."subject_uuid")`;
 
 function toResponse(row: SubjectRow & { videoCount: number }): SubjectResponse {
   return {

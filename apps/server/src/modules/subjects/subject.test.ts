@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, createUser, type TestUser } from '../../../test/factories.js';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
-import { pendingFileDeletions, subjects } from '../../db/schema.js';
+import { pendingFileDeletions, subjects, videos } from '../../db/schema.js';
 
 describe('subjects', () => {
   let t: TestApp;
@@ -146,6 +146,31 @@ describe('subjects', () => {
     const done = await post(owner, `${base}bulk-delete/`, { subject_uuids: [a, b] });
     expect(done.statusCode).toBe(204);
     expect(await t.ctx.db.select().from(subjects).where(eq(subjects.subjectUuid, b))).toHaveLength(0);
+  });
+
+  it('counts each subject’s own videos', async () => {
+    const withVideos = (await post(owner, base, { name: 'Counted1' })).json().subject_uuid;
+    const without = (await post(owner, base, { name: 'Counted2' })).json().subject_uuid;
+    for (const name of ['a', 'b']) {
+      await t.ctx.db
+        .insert(videos)
+        .values({ projectUuid, subjectUuid: withVideos, name, originalFilename: `${name}.mp4`, status: 'ready' });
+    }
+    const one = async (uuid: string) =>
+      (await t.app.inject({ method: 'GET', url: `${base}${uuid}/`, headers: owner.headers })).json().video_count;
+    expect(await one(withVideos)).toBe(2);
+    expect(await one(without)).toBe(0);
+    const list = await t.app.inject({
+      method: 'GET',
+      url: `${base}?search=Counted&ordering=-video_count`,
+      headers: owner.headers,
+    });
+    expect(list.json().results.map((s: { name: string; video_count: number }) => [s.name, s.video_count])).toEqual([
+      ['Counted1', 2],
+      ['Counted2', 0],
+    ]);
+    const project = await t.app.inject({ method: 'GET', url: `/api/projects/${projectUuid}/`, headers: owner.headers });
+    expect(project.json().counts.videos).toBe(2);
   });
 
   it('counts subjects on the project', async () => {
