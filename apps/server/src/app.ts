@@ -163,7 +163,18 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
 
   const webDist = context.config.webDistDir;
   if (webDist && existsSync(path.join(webDist, 'index.html'))) {
-    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false, maxAge: '1y', immutable: true });
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: false,
+      cacheControl: false,
+      // Vite's hashed bundles never change under their name; everything else (index.html, favicon, the theme script)
+      // must be revalidated so a new release reaches every browser.
+      setHeaders: (res, filePath) => {
+        const hashed = filePath.startsWith(path.join(webDist, 'assets') + path.sep);
+        res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
   }
 
   app.setNotFoundHandler((request, reply) => {
@@ -181,13 +192,16 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
       }
       return reply.status(404).send({ errors: 'Not found.' });
     }
-    // Any other GET is a client-side route of the SPA.
+    // Any other GET is a client-side route of the SPA. A missing file (a path with an extension) stays a 404, so a
+    // stale script reference fails loudly instead of receiving HTML.
+    const looksLikeFile = /\.[a-z0-9]+$/i.test(pathname);
     if (
       webDist &&
+      !looksLikeFile &&
       (request.method === 'GET' || request.method === 'HEAD') &&
       existsSync(path.join(webDist, 'index.html'))
     ) {
-      return reply.header('cache-control', 'no-cache').sendFile('index.html', webDist);
+      return reply.sendFile('index.html', webDist);
     }
     return reply.status(404).send({ errors: 'Not found.' });
   });
