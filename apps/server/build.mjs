@@ -9,6 +9,8 @@ await build({
   platform: 'node',
   target: 'node20',
   format: 'esm',
+  // Dynamic imports become their own chunks, so optional adapters (S3, SMTP) load only when configured.
+  splitting: true,
   packages: 'external',
   sourcemap: true,
   logLevel: 'warning',

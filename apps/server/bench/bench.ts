@@ -88,6 +88,11 @@ function makeVideo(bytes: number): string {
   return file;
 }
 
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+}
+
 function peakRssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
@@ -185,11 +190,17 @@ function initialJsGzipKb(): string {
   return `${(bytes / 1024).toFixed(1)} KB (${scripts.length} file${scripts.length === 1 ? '' : 's'})`;
 }
 
-async function main() {
-  log('building...');
-  execFileSync('npm', ['run', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
-  const dataDir = path.join(os.tmpdir(), `bench-${Date.now()}`);
-  const server: ChildProcess = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
+interface RunningServer {
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** Starts the built server on `dataDir` and waits until /api/health/ answers; resolves with the time it took. */
+async function startServer(
+  dataDir: string,
+  env: Record<string, string> = {},
+): Promise<RunningServer & { seconds: number }> {
+  const child: ChildProcess = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
     env: {
       ...process.env,
       PORT: String(port),
@@ -197,76 +208,100 @@ async function main() {
       PUBLIC_URL: base,
       LOG_LEVEL: 'warn',
       HOST: '127.0.0.1',
+      ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  try {
-    const bootStarted = performance.now();
-    for (;;) {
-      if (
-        await fetch(`${base}/api/health/`).then(
-          (r) => r.ok,
-          () => false,
-        )
+  const started = performance.now();
+  for (;;) {
+    if (
+      await fetch(`${base}/api/health/`).then(
+        (r) => r.ok,
+        () => false,
       )
-        break;
-      if (performance.now() - bootStarted > 60_000) throw new Error('server did not become healthy in 60 s');
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    )
+      break;
+    if (child.exitCode !== null) throw new Error('server exited during start');
+    if (performance.now() - started > 60_000) throw new Error('server did not become healthy in 60 s');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    pid: child.pid!,
+    seconds: (performance.now() - started) / 1000,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    },
+  };
+}
+
+/** Signs up through the outbox, logs in and creates a project with 1,000 subjects. */
+async function seed(dataDir: string): Promise<{ access: string; subjectsUrl: string }> {
+  const email = 'bench@lab.test';
+  const password = 'bench password 123';
+  await api('POST', '/api/auth/register/', undefined, { email, password1: password, password2: password });
+  const outbox = path.join(dataDir, 'outbox');
+  const eml = readFileSync(path.join(outbox, readdirSync(outbox)[0]!), 'utf8');
+  const key = /confirm-verification\/([^\s"<]+)/.exec(eml)?.[1];
+  await api('POST', '/api/auth/register/verify-email/', undefined, { key });
+  const { access } = await api('POST', '/api/auth/login/', undefined, { email, password });
+  const project = await api('POST', '/api/projects/', access, { name: 'Bench', metadata: { description: '' } });
+  const subjectsUrl = `/api/projects/${project.project_uuid}/subjects/`;
+  for (let i = 0; i < 1000; i += 20) {
+    await Promise.all(
+      Array.from({ length: 20 }, (_, j) =>
+        api('POST', subjectsUrl, access, { name: `M${i + j + 1}`, group: (i + j) % 2 ? 'control' : 'treated' }),
+      ),
+    );
+  }
+  return { access, subjectsUrl };
+}
+
+async function loadPhase(label: string, dataDir: string, env: Record<string, string> = {}) {
+  const server = await startServer(dataDir, env);
+  try {
     rows.push([
-      'Server start to healthy /api/health/ (fresh DATA_DIR, migrations)',
-      `${((performance.now() - bootStarted) / 1000).toFixed(1)} s`,
+      `${label}: server start to healthy /api/health/ (fresh database, migrations)`,
+      `${server.seconds.toFixed(1)} s`,
     ]);
+    log(`${label}: creating 1,000 subjects...`);
+    const { access, subjectsUrl } = await seed(dataDir);
+    log(`${label}: load on GET /api/auth/user/ ...`);
+    await load(`${label}: GET /api/auth/user/`, '/api/auth/user/', access);
+    log(`${label}: load on the subjects list ...`);
+    await load(
+      `${label}: GET subjects list (1,000 subjects, page_size 50)`,
+      `${subjectsUrl}?page_size=50&page=3`,
+      access,
+    );
+    return { access, subjectsUrl };
+  } finally {
+    await server.stop();
+  }
+}
 
-    log('signing up...');
-    const email = 'bench@lab.test';
-    const password = 'bench password 123';
-    await api('POST', '/api/auth/register/', undefined, { email, password1: password, password2: password });
-    const outbox = path.join(dataDir, 'outbox');
-    const eml = readFileSync(path.join(outbox, readdirSync(outbox)[0]!), 'utf8');
-    const key = /confirm-verification\/([^\s"<]+)/.exec(eml)?.[1];
-    await api('POST', '/api/auth/register/verify-email/', undefined, { key });
-    const { access } = await api('POST', '/api/auth/login/', undefined, { email, password });
-
-    log('creating 1,000 subjects...');
-    const project = await api('POST', '/api/projects/', access, { name: 'Bench', metadata: { description: '' } });
-    const subjectsUrl = `/api/projects/${project.project_uuid}/subjects/`;
-    for (let i = 0; i < 1000; i += 20) {
-      await Promise.all(
-        Array.from({ length: 20 }, (_, j) =>
-          api('POST', subjectsUrl, access, { name: `M${i + j + 1}`, group: (i + j) % 2 ? 'control' : 'treated' }),
-        ),
-      );
-    }
-
-    log('load: GET /api/auth/user/ ...');
-    await load('GET /api/auth/user/', '/api/auth/user/', access);
-    log('load: subjects list ...');
-    await load('GET subjects list (1,000 subjects, page_size 50)', `${subjectsUrl}?page_size=50&page=3`, access);
-
+async function uploadPhase(dataDir: string, access: string, subjectsUrl: string) {
+  // A restarted server, as a lab's would be: its database exists, so no first-start initialisation is counted.
+  const server = await startServer(dataDir);
+  try {
     const subject = (await api('GET', `${subjectsUrl}?page_size=1`, access)).results[0];
     const videosUrl = `${subjectsUrl}${subject.subject_uuid}/videos/`;
-    const serverPid = server.pid!;
+    rows.push(['Embedded: server RSS at rest (database open, workers idle)', `${rssMb(server.pid).toFixed(0)} MB`]);
     let bigVideo: { stream_url: string; size_bytes: number } | undefined;
     for (const gib of [1, 2]) {
       log(`preparing a ${gib} GiB video...`);
       const file = makeVideo(gib * 1024 * MB);
       const size = statSync(file).size;
-      resetPeakRss(serverPid);
+      resetPeakRss(server.pid);
       log(`uploading ${(size / MB).toFixed(0)} MB...`);
       const upload = await uploadMultipart(videosUrl, access, file);
       if (upload.status !== 201) throw new Error(`upload answered ${upload.status}: ${upload.body}`);
-      rows.push([
-        `Upload ${(size / MB).toFixed(0)} MB (multipart, loopback): throughput`,
-        `${(size / MB / upload.seconds).toFixed(0)} MB/s`,
-      ]);
-      rows.push([
-        `Upload ${(size / MB).toFixed(0)} MB: server peak RSS during the upload`,
-        `${peakRssMb(serverPid).toFixed(0)} MB`,
-      ]);
+      const label = `Upload ${(size / MB).toFixed(0)} MB (multipart, loopback)`;
+      rows.push([`${label}: throughput`, `${(size / MB / upload.seconds).toFixed(0)} MB/s`]);
+      rows.push([`${label}: server peak RSS during the upload`, `${peakRssMb(server.pid).toFixed(0)} MB`]);
       bigVideo ??= JSON.parse(upload.body);
     }
-
     log('range requests...');
     const samples: number[] = [];
     for (let i = 0; i < 50; i++) {
@@ -274,21 +309,70 @@ async function main() {
       samples.push(await rangeTtfb(bigVideo!.stream_url, start, MB));
     }
     rows.push([
-      'Range request into a 1 GiB video: time to first byte p50 / p99 (50 random offsets)',
+      'Range request (1 MB) into a 1 GiB video: time to first byte p50 / p99 (50 random offsets)',
       `${percentile(samples, 50).toFixed(1)} ms / ${percentile(samples, 99).toFixed(1)} ms`,
     ]);
-    rows.push(['Web app: initial JS, gzipped', initialJsGzipKb()]);
   } finally {
-    server.kill('SIGTERM');
-    await new Promise((r) => server.once('exit', r));
-    rmSync(dataDir, { recursive: true, force: true });
+    await server.stop();
   }
+}
+
+/** The scaled shape's database, when one is reachable: a fresh database on the PostgreSQL of TEST_DATABASE_URL. */
+async function postgresUrl(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
+  const admin =
+    process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: admin });
+  try {
+    await client.connect();
+  } catch {
+    return undefined;
+  }
+  const name = `bench_${Date.now()}`;
+  await client.query(`CREATE DATABASE ${name}`);
+  await client.end();
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: admin });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+async function main() {
+  log('building...');
+  execFileSync('npm', ['run', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  const embeddedDir = path.join(os.tmpdir(), `bench-${Date.now()}`);
+  try {
+    const { access, subjectsUrl } = await loadPhase('Embedded', embeddedDir);
+    await uploadPhase(embeddedDir, access, subjectsUrl);
+  } finally {
+    rmSync(embeddedDir, { recursive: true, force: true });
+  }
+  const postgres = await postgresUrl();
+  if (postgres) {
+    const scaledDir = path.join(os.tmpdir(), `bench-pg-${Date.now()}`);
+    try {
+      await loadPhase('PostgreSQL', scaledDir, { DATABASE_URL: postgres.url });
+    } finally {
+      await postgres.drop();
+      rmSync(scaledDir, { recursive: true, force: true });
+    }
+  } else {
+    log('no PostgreSQL reachable: the scaled-shape rows are left out');
+  }
+  rows.push(['Web app: initial JS, gzipped', initialJsGzipKb()]);
 
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   const table = ['| Measure | Result |', '|---|---|', ...rows.map(([name, value]) => `| ${name} | ${value} |`)].join(
     '\n',
   );
-  const doc = `# Benchmarks\n\nWritten by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${os.cpus().length} × ${cpu}, ${(os.totalmem() / 1024 ** 3).toFixed(0)} GiB, Node ${process.version}. Embedded shape (PGlite, local disk), server and load generator on the same machine.\n\n${table}\n`;
+  const doc = `# Benchmarks\n\nWritten by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${os.cpus().length} × ${cpu}, ${(os.totalmem() / 1024 ** 3).toFixed(0)} GiB, Node ${process.version}. Server and load generator share the machine. "Embedded" is \`npm start\`'s shape (PGlite in DATA_DIR, local disk); "PostgreSQL" is the same server with DATABASE_URL set. Uploads are measured on a restarted server (an existing database), and peak RSS is reset just before each upload.\n\nPGlite runs each query inside the server process, one at a time, at about 2 ms a query on this machine: fine for a lab, and the reason a busy installation should set DATABASE_URL.\n\n${table}\n`;
   writeFileSync(path.join(root, 'docs/benchmarks.md'), doc);
   console.log(table);
 }

@@ -2,12 +2,10 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Mailer } from './adapters/mail/mailer.js';
 import { OutboxMailer } from './adapters/mail/outbox-mailer.js';
-import { SmtpMailer } from './adapters/mail/smtp-mailer.js';
 import { resolveMediaBinaries } from './adapters/media/binaries.js';
 import { FfmpegMedia } from './adapters/media/ffmpeg-media.js';
 import type { Media } from './adapters/media/media.js';
 import { LocalStorage } from './adapters/storage/local-storage.js';
-import { S3Storage } from './adapters/storage/s3-storage.js';
 import type { Storage } from './adapters/storage/storage.js';
 import type { AppConfig } from './config.js';
 import { type Database, type DatabaseHandle, openDatabase } from './db/client.js';
@@ -38,12 +36,16 @@ export async function createContext(
     options.database ??
     (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, 'db') }));
   await database.migrate();
+  // The S3 and SMTP adapters (and the AWS SDK, nodemailer) load only when configured: tens of MB a lab never needs.
   const storage: Storage = config.s3
-    ? new S3Storage({ ...config.s3, tmpDir: path.join(config.dataDir, 'tmp') })
+    ? new (await import('./adapters/storage/s3-storage.js')).S3Storage({
+        ...config.s3,
+        tmpDir: path.join(config.dataDir, 'tmp'),
+      })
     : new LocalStorage(path.join(config.dataDir, 'files'));
   const media: Media = new FfmpegMedia(resolveMediaBinaries(config.dataDir));
   const mailer: Mailer = config.smtpUrl
-    ? new SmtpMailer(config.smtpUrl, config.mailFrom, logger)
+    ? new (await import('./adapters/mail/smtp-mailer.js')).SmtpMailer(config.smtpUrl, config.mailFrom, logger)
     : new OutboxMailer(path.join(config.dataDir, 'outbox'), config.mailFrom, logger);
   const jobs = JobQueue.open<AppContext>(database, jobDefinitions, logger);
   return {

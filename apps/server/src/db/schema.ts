@@ -148,6 +148,8 @@ export const subjects = pgTable(
   },
   (t) => [
     uniqueIndex('subjects_project_name_idx').on(t.projectUuid, sql`lower(${t.name})`),
+    // The lists' default order (name, then id): an index scan that stops at the page instead of sorting every subject.
+    index('subjects_project_name_order_idx').on(t.projectUuid, t.name, t.subjectUuid),
     index('subjects_project_created_idx').on(t.projectUuid, t.createdAt),
   ],
 );

@@ -1,0 +1,1 @@
+CREATE INDEX "subjects_project_name_order_idx" ON "subjects" USING btree ("project_uuid","name","subject_uuid");
