@@ -1,6 +1,6 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { subjects } from '../src/db/schema.js';
+import { invitations, subjects } from '../src/db/schema.js';
 import { createProject } from '../src/modules/projects/project.service.js';
 import type { Endpoint, Fixture, MatrixRole } from './access-matrix.types.js';
 import { accessMatrixVideoEndpoints } from './access-matrix.videos.js';
@@ -75,7 +75,56 @@ const projectEndpoints: Endpoint[] = [
   },
 ];
 
-const endpoints = [...projectEndpoints, ...accessMatrixVideoEndpoints];
+const invitationEndpoints: Endpoint[] = [
+  {
+    name: 'GET invitations',
+    minimum: 'admin',
+    request: (f) => json('GET', `/api/projects/${f.projectUuid}/invitations/`),
+  },
+  {
+    name: 'POST invitations',
+    minimum: 'admin',
+    request: (f) => json('POST', `/api/projects/${f.projectUuid}/invitations/`, { email: 'guest@lab.test' }),
+  },
+];
+
+const withInvitation: Endpoint['prepare'] = async (t, fixture, owner) => {
+  const [row] = await t.ctx.db
+    .insert(invitations)
+    .values({
+      projectUuid: fixture.projectUuid,
+      email: `invitee-${Math.random()}@lab.test`,
+      role: 'member',
+      invitedById: owner.id,
+      expiresAt: new Date(Date.now() + 86_400_000),
+    })
+    .returning();
+  fixture.invitationUuid = row!.invitationUuid;
+};
+const invitationUrl = (f: Fixture) => `/api/projects/${f.projectUuid}/invitations/${f.invitationUuid}/`;
+invitationEndpoints.push(
+  { name: 'GET invitation', minimum: 'admin', prepare: withInvitation, request: (f) => json('GET', invitationUrl(f)) },
+  {
+    name: 'PUT invitation',
+    minimum: 'admin',
+    prepare: withInvitation,
+    request: (f) => json('PUT', invitationUrl(f), { role: 'viewer' }),
+  },
+  {
+    name: 'PATCH invitation',
+    minimum: 'admin',
+    prepare: withInvitation,
+    request: (f) => json('PATCH', invitationUrl(f), { status: 'revoked' }),
+  },
+  {
+    name: 'DELETE invitation',
+    minimum: 'admin',
+    prepare: withInvitation,
+    request: (f) => json('DELETE', invitationUrl(f)),
+  },
+);
+
+const endpoints = [...projectEndpoints, ...invitationEndpoints, ...accessMatrixVideoEndpoints];
 
 describe('access to every project-scoped endpoint', () => {
   let t: TestApp;

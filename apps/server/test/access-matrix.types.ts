@@ -10,6 +10,8 @@ export interface Fixture {
   subjectUuid: string;
   /** Set by endpoints that need a video. */
   videoUuid?: string;
+  /** Set by endpoints that need an invitation. */
+  invitationUuid?: string;
 }
 
 export interface Endpoint {

@@ -1996,6 +1996,706 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/projects/{project_uuid}/invitations/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's invitations (owner or admin)
+         * @description Search matches the e-mail; ordering: created_at, email, status, expires_at (default -created_at).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    page_size?: number;
+                    search?: string;
+                    ordering?: string;
+                };
+                header?: never;
+                path: {
+                    project_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            next: string | null;
+                            previous: string | null;
+                            results: {
+                                /** Format: uuid */
+                                invitation_uuid: string;
+                                /** Format: uuid */
+                                project_uuid: string;
+                                email: string;
+                                /** @enum {string} */
+                                role: "admin" | "member" | "viewer";
+                                /** @enum {string} */
+                                status: "pending" | "accepted" | "revoked" | "expired";
+                                invited_by: {
+                                    id: number;
+                                    email: string;
+                                    display_name: string;
+                                } | null;
+                                created_at: string;
+                                expires_at: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Invite an e-mail address as admin, member or viewer; sends the invitation e-mail (owner or admin) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: email */
+                        email: string;
+                        /**
+                         * @default member
+                         * @enum {string}
+                         */
+                        role?: "admin" | "member" | "viewer";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            invitation_uuid: string;
+                            /** Format: uuid */
+                            project_uuid: string;
+                            email: string;
+                            /** @enum {string} */
+                            role: "admin" | "member" | "viewer";
+                            /** @enum {string} */
+                            status: "pending" | "accepted" | "revoked" | "expired";
+                            invited_by: {
+                                id: number;
+                                email: string;
+                                display_name: string;
+                            } | null;
+                            created_at: string;
+                            expires_at: string;
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_uuid}/invitations/{invitation_uuid}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One invitation (owner or admin) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    invitation_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            invitation_uuid: string;
+                            /** Format: uuid */
+                            project_uuid: string;
+                            email: string;
+                            /** @enum {string} */
+                            role: "admin" | "member" | "viewer";
+                            /** @enum {string} */
+                            status: "pending" | "accepted" | "revoked" | "expired";
+                            invited_by: {
+                                id: number;
+                                email: string;
+                                display_name: string;
+                            } | null;
+                            created_at: string;
+                            expires_at: string;
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        /** Change the role a pending invitation grants (owner or admin) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    invitation_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        role: "admin" | "member" | "viewer";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            invitation_uuid: string;
+                            /** Format: uuid */
+                            project_uuid: string;
+                            email: string;
+                            /** @enum {string} */
+                            role: "admin" | "member" | "viewer";
+                            /** @enum {string} */
+                            status: "pending" | "accepted" | "revoked" | "expired";
+                            invited_by: {
+                                id: number;
+                                email: string;
+                                display_name: string;
+                            } | null;
+                            created_at: string;
+                            expires_at: string;
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Delete an invitation; its link stops working (owner or admin) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    invitation_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Change the role, or revoke with {"status": "revoked"} (owner or admin) */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    invitation_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        role?: "admin" | "member" | "viewer";
+                        /** @enum {string} */
+                        status?: "revoked";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            invitation_uuid: string;
+                            /** Format: uuid */
+                            project_uuid: string;
+                            email: string;
+                            /** @enum {string} */
+                            role: "admin" | "member" | "viewer";
+                            /** @enum {string} */
+                            status: "pending" | "accepted" | "revoked" | "expired";
+                            invited_by: {
+                                id: number;
+                                email: string;
+                                display_name: string;
+                            } | null;
+                            created_at: string;
+                            expires_at: string;
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/projects/{project_uuid}/invitations/{invitation_uuid}/accept/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accept an invitation addressed to the signed-in account; joins the project with its role */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    invitation_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            project_uuid: string;
+                            /** @enum {string} */
+                            role: "admin" | "member" | "viewer";
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/projects/{project_uuid}/subjects/": {
         parameters: {
             query?: never;

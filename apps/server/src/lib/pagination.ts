@@ -58,7 +58,7 @@ export function toPage<T>(requestUrl: string, baseUrl: string, query: ListQuery,
 export function parseOrdering<K extends string>(
   ordering: string | undefined,
   allowed: readonly K[],
-  fallback: `${'' | '-'}${K}`,
+  fallback: `${'' | '-'}${NoInfer<K>}`,
 ): { field: K; descending: boolean } {
   const raw = ordering || fallback;
   const descending = raw.startsWith('-');

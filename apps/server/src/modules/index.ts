@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import authRoutes from './auth/auth.routes.js';
 import fileRoutes from './files/file.routes.js';
 import healthRoutes from './health/health.routes.js';
+import invitationRoutes from './invitations/invitation.routes.js';
 import projectRoutes from './projects/project.routes.js';
 import subjectRoutes from './subjects/subject.routes.js';
 import userRoutes from './users/user.routes.js';
@@ -14,6 +15,7 @@ export const apiModules: ((app: FastifyInstance) => Promise<void>)[] = [
   userRoutes,
   fileRoutes,
   projectRoutes,
+  invitationRoutes,
   subjectRoutes,
   videoRoutes,
 ];
