@@ -3459,7 +3459,7 @@ export interface paths {
                                 recorded_at: string | null;
                                 created_at: string;
                                 updated_at: string;
-                                /** @description The processing job (thumbnail and playback copy), while the job queue remembers it */
+                                /** @description The processing job (thumbnail and playback copy), while the job queue remembers it; in lists, only for videos still being processed */
                                 job: {
                                     id: string;
                                     /** @description pg-boss state: created, retry, active, completed, cancelled, failed */
@@ -3592,7 +3592,7 @@ export interface paths {
                             recorded_at: string | null;
                             created_at: string;
                             updated_at: string;
-                            /** @description The processing job (thumbnail and playback copy), while the job queue remembers it */
+                            /** @description The processing job (thumbnail and playback copy), while the job queue remembers it; in lists, only for videos still being processed */
                             job: {
                                 id: string;
                                 /** @description pg-boss state: created, retry, active, completed, cancelled, failed */
@@ -3756,7 +3756,7 @@ export interface paths {
                                 recorded_at: string | null;
                                 created_at: string;
                                 updated_at: string;
-                                /** @description The processing job (thumbnail and playback copy), while the job queue remembers it */
+                                /** @description The processing job (thumbnail and playback copy), while the job queue remembers it; in lists, only for videos still being processed */
                                 job: {
                                     id: string;
                                     /** @description pg-boss state: created, retry, active, completed, cancelled, failed */
@@ -3982,7 +3982,7 @@ export interface paths {
                             recorded_at: string | null;
                             created_at: string;
                             updated_at: string;
-                            /** @description The processing job (thumbnail and playback copy), while the job queue remembers it */
+                            /** @description The processing job (thumbnail and playback copy), while the job queue remembers it; in lists, only for videos still being processed */
                             job: {
                                 id: string;
                                 /** @description pg-boss state: created, retry, active, completed, cancelled, failed */
@@ -4108,7 +4108,7 @@ export interface paths {
                             recorded_at: string | null;
                             created_at: string;
                             updated_at: string;
-                            /** @description The processing job (thumbnail and playback copy), while the job queue remembers it */
+                            /** @description The processing job (thumbnail and playback copy), while the job queue remembers it; in lists, only for videos still being processed */
                             job: {
                                 id: string;
                                 /** @description pg-boss state: created, retry, active, completed, cancelled, failed */
@@ -4325,7 +4325,7 @@ export interface paths {
                             recorded_at: string | null;
                             created_at: string;
                             updated_at: string;
-                            /** @description The processing job (thumbnail and playback copy), while the job queue remembers it */
+                            /** @description The processing job (thumbnail and playback copy), while the job queue remembers it; in lists, only for videos still being processed */
                             job: {
                                 id: string;
                                 /** @description pg-boss state: created, retry, active, completed, cancelled, failed */

@@ -63,7 +63,9 @@ export const jobStateSchema = z
     attempts: z.number().int(),
   })
   .nullable()
-  .describe('The processing job (thumbnail and playback copy), while the job queue remembers it');
+  .describe(
+    'The processing job (thumbnail and playback copy), while the job queue remembers it; in lists, only for videos still being processed',
+  );
 
 export const videoSchema = z.object({
   video_uuid: z.string().uuid(),

@@ -66,8 +66,16 @@ async function jobState(context: AppContext, video: VideoRow): Promise<VideoResp
   return { id: job.id, state: job.state, attempts: job.retryCount + (job.startedOn ? 1 : 0) };
 }
 
-/** The API's view of a video. `stream_url` carries a token that lets this user stream this video. */
-export async function toVideoResponse(context: AppContext, video: VideoRow, userId: number): Promise<VideoResponse> {
+/**
+ * The API's view of a video. `stream_url` carries a token that lets this user stream this video.
+ * `withJob: false` skips the job-queue lookup (lists ask only for videos still being processed).
+ */
+export async function toVideoResponse(
+  context: AppContext,
+  video: VideoRow,
+  userId: number,
+  options: { withJob: boolean } = { withJob: true },
+): Promise<VideoResponse> {
   const token = await context.tokens.signStream(userId, video.videoUuid);
   const streamPath = `/api/projects/${video.projectUuid}/subjects/${video.subjectUuid}/videos/${video.videoUuid}/stream/`;
   return {
@@ -92,7 +100,7 @@ export async function toVideoResponse(context: AppContext, video: VideoRow, user
     recorded_at: video.recordedAt?.toISOString() ?? null,
     created_at: video.createdAt.toISOString(),
     updated_at: video.updatedAt.toISOString(),
-    job: await jobState(context, video),
+    job: options.withJob ? await jobState(context, video) : null,
   };
 }
 
@@ -131,7 +139,12 @@ export async function listVideos(
     .orderBy(descending ? sql`${column} desc nulls last` : sql`${column} asc nulls last`, asc(videos.videoUuid))
     .limit(query.page_size)
     .offset((query.page - 1) * query.page_size);
-  const results = await Promise.all(rows.map((row) => toVideoResponse(context, row, userId)));
+  // One job-queue lookup per row would make every page an N+1; only unfinished videos need their job's state.
+  const results = await Promise.all(
+    rows.map((row) =>
+      toVideoResponse(context, row, userId, { withJob: row.status === 'processing' || row.status === 'uploading' }),
+    ),
+  );
   return toPage(url, context.config.publicUrl, query, total?.value ?? 0, results);
 }
 

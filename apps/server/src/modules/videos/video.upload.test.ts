@@ -120,6 +120,10 @@ describe('video upload and processing', () => {
     expect(ready.status).toBe('ready');
     expect(ready.playback).toBe('original');
     expect(ready.job).toMatchObject({ state: 'completed', attempts: 1 });
+    // Lists skip the job queue for finished videos (no lookup per row); the video's own page still shows it.
+    const listed = await t.app.inject({ method: 'GET', url: project.videosUrl, headers: owner.headers });
+    const row = listed.json().results.find((v: { video_uuid: string }) => v.video_uuid === created.video_uuid);
+    expect(row).toMatchObject({ status: 'ready', job: null });
 
     const prefix = `projects/${project.projectUuid}/subjects/${project.subjectUuid}/videos/${created.video_uuid}`;
     expect(filesUnder(path.join(t.dataDir, 'files', prefix)).sort()).toEqual(['original.mp4', 'thumbnail.jpg']);
