@@ -15,6 +15,13 @@ export interface JobDefinition<Payload, Context> {
   retryDelaySeconds: number;
   /** A job still active after this long is considered crashed and retried. */
   expireInSeconds: number;
+  /**
+   * A running job's worker reports every half of this; a job whose worker went silent (a crashed or killed
+   * machine) is retried after it instead of waiting for `expireInSeconds`.
+   */
+  heartbeatSeconds?: number;
+  /** Jobs of this queue one process runs at once (default 1). */
+  concurrency?(context: Context): number;
   /** Runs the job; `isFinalAttempt` lets a handler record a permanent failure on its subject. */
   handle(context: Context, payload: Payload, job: { id: string; isFinalAttempt: boolean }): Promise<void>;
 }
@@ -65,12 +72,16 @@ export class JobQueue<Context> {
     await this.boss.start();
     this.started = true;
     for (const definition of this.definitions.values()) {
-      await this.boss.createQueue(definition.name, {
+      const policy = {
         retryLimit: definition.retryLimit,
         retryDelay: definition.retryDelaySeconds,
         retryBackoff: true,
         expireInSeconds: definition.expireInSeconds,
-      });
+        ...(definition.heartbeatSeconds ? { heartbeatSeconds: definition.heartbeatSeconds } : {}),
+      };
+      await this.boss.createQueue(definition.name, policy);
+      // An existing queue (an older DATA_DIR or database) takes the current policy too.
+      await this.boss.updateQueue(definition.name, policy);
       if (context) await this.work(definition, context);
     }
   }
@@ -78,7 +89,11 @@ export class JobQueue<Context> {
   private async work(definition: AnyJobDefinition<Context>, context: Context) {
     await this.boss.work(
       definition.name,
-      { pollingIntervalSeconds: 1, includeMetadata: true },
+      {
+        pollingIntervalSeconds: 1,
+        includeMetadata: true,
+        localConcurrency: Math.max(1, definition.concurrency?.(context) ?? 1),
+      },
       async (jobs: Job<unknown>[]) => {
         for (const job of jobs) {
           const meta = job as Job<unknown> & { retryCount?: number; retryLimit?: number };
@@ -112,6 +127,23 @@ export class JobQueue<Context> {
       data as object,
       options.singletonKey ? { singletonKey: options.singletonKey } : {},
     );
+  }
+
+  /** Cancels queued (or retrying) jobs so they never start; a running job is stopped by its own handler. */
+  async cancel(name: string, ids: string[]): Promise<void> {
+    if (ids.length > 0) await this.boss.cancel(name, ids);
+  }
+
+  /** A queue's stored policy (retries, expiry, heartbeat), as pg-boss applies it. */
+  async queuePolicy(name: string) {
+    const queue = await this.boss.getQueue(name);
+    return queue
+      ? {
+          retryLimit: queue.retryLimit,
+          expireInSeconds: queue.expireInSeconds,
+          heartbeatSeconds: queue.heartbeatSeconds,
+        }
+      : null;
   }
 
   async getJob(name: string, id: string): Promise<JobState | null> {
