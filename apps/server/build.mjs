@@ -3,7 +3,8 @@ import { build } from 'esbuild';
 
 await build({
   absWorkingDir: import.meta.dirname,
-  entryPoints: ['src/main.ts'],
+  // The analysis worker thread is its own bundle, loaded by path (engine/worker-client.ts).
+  entryPoints: { main: 'src/main.ts', 'analysis-worker': 'src/modules/analysis/engine/analysis.worker.ts' },
   outdir: 'dist',
   bundle: true,
   platform: 'node',

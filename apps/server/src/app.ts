@@ -96,7 +96,10 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {
-      return reply.status(error.status).headers(error.headers).send({ errors: error.errors });
+      return reply
+        .status(error.status)
+        .headers(error.headers)
+        .send({ ...error.extra, errors: error.errors });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       return reply.status(400).send({ errors: validationErrors(error.validation, error.validationContext ?? 'body') });

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 
 /** Every setting the server reads, all from environment variables (see README "Configuration"). */
@@ -27,6 +28,10 @@ export interface AppConfig {
   runWorkers: boolean;
   /** Accept HTTP requests (false for `npm run worker`). */
   runHttp: boolean;
+  /** Analysis segments this process works on at once (each one ffmpeg + one worker thread). */
+  analysisWorkers: number;
+  /** Longest analysis segment in seconds of video; long videos are cut into segments any worker can take. */
+  analysisSegmentSeconds: number;
 }
 
 const GIB = 1024 ** 3;
@@ -43,6 +48,13 @@ function positiveInt(name: string, raw: string | undefined, fallback: number): n
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isSafeInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  return value;
+}
+
+function positiveNumber(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got "${raw}"`);
   return value;
 }
 
@@ -84,6 +96,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     runWorkers: true,
     runHttp: true,
+    analysisWorkers: positiveInt('ANALYSIS_WORKERS', env.ANALYSIS_WORKERS, availableParallelism()),
+    analysisSegmentSeconds: positiveNumber('ANALYSIS_SEGMENT_SECONDS', env.ANALYSIS_SEGMENT_SECONDS, 300),
     ...overrides,
   };
 }

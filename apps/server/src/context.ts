@@ -12,6 +12,7 @@ import { type Database, type DatabaseHandle, openDatabase } from './db/client.js
 import { JobQueue } from './jobs/job-queue.js';
 import { jobDefinitions } from './jobs/job-registry.js';
 import { TokenService } from './lib/tokens.js';
+import { abortAllLocalRuns } from './modules/analysis/analysis.runs.js';
 
 /** Everything a route, service or job handler needs, built once from configuration at start. */
 export interface AppContext {
@@ -62,6 +63,8 @@ export async function createContext(
 }
 
 export async function closeContext(context: AppContext): Promise<void> {
+  // Analysis segments can run for minutes: they stop now and are retried later; other jobs finish.
+  abortAllLocalRuns();
   await context.jobs.stop();
   await context.mailer.close();
   await context.database.close();

@@ -2,6 +2,7 @@ import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invitations, subjects } from '../src/db/schema.js';
 import { createProject } from '../src/modules/projects/project.service.js';
+import { accessMatrixAnalysisEndpoints } from './access-matrix.analysis.js';
 import type { Endpoint, Fixture, MatrixRole } from './access-matrix.types.js';
 import { accessMatrixVideoEndpoints } from './access-matrix.videos.js';
 import { addMember, createUser, multipartFile, type TestUser, TINY_PNG } from './factories.js';
@@ -124,7 +125,12 @@ invitationEndpoints.push(
   },
 );
 
-const endpoints = [...projectEndpoints, ...invitationEndpoints, ...accessMatrixVideoEndpoints];
+const endpoints = [
+  ...projectEndpoints,
+  ...invitationEndpoints,
+  ...accessMatrixVideoEndpoints,
+  ...accessMatrixAnalysisEndpoints,
+];
 
 describe('access to every project-scoped endpoint', () => {
   let t: TestApp;

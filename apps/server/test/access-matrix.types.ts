@@ -12,6 +12,8 @@ export interface Fixture {
   videoUuid?: string;
   /** Set by endpoints that need an invitation. */
   invitationUuid?: string;
+  /** Set by endpoints that need an analysis run. */
+  analysisUuid?: string;
 }
 
 export interface Endpoint {

@@ -177,6 +177,10 @@ export const videos = pgTable(
     height: integer('height'),
     codec: text('codec'),
     container: text('container'),
+    /** How the analysis decodes it (ffprobe at upload): pixel format, full-range luma, time of the first frame. */
+    pixelFormat: text('pixel_format'),
+    fullRange: boolean('full_range'),
+    startTime: doublePrecision('start_time'),
     status: text('status', { enum: videoStatuses }).notNull().default('uploading'),
     error: text('error'),
     originalKey: text('original_key'),
@@ -206,3 +210,93 @@ export const pendingFileDeletions = pgTable('pending_file_deletions', {
   attempts: integer('attempts').notNull().default(0),
   createdAt: createdAt(),
 });
+
+export const analysisKinds = ['movement_detection', 'event_detection', 'timeseries_import'] as const;
+export const analysisStatuses = ['queued', 'running', 'succeeded', 'failed', 'revoked'] as const;
+
+/** One analysis run of a video: its parameters (kept forever), state, summary and where its outputs are. */
+export const analyses = pgTable(
+  'analyses',
+  {
+    analysisUuid: uuid('analysis_uuid').primaryKey().defaultRandom(),
+    projectUuid: uuid('project_uuid')
+      .notNull()
+      .references(() => projects.projectUuid, { onDelete: 'cascade' }),
+    subjectUuid: uuid('subject_uuid')
+      .notNull()
+      .references(() => subjects.subjectUuid, { onDelete: 'cascade' }),
+    videoUuid: uuid('video_uuid')
+      .notNull()
+      .references(() => videos.videoUuid, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: analysisKinds }).notNull(),
+    /** The run's parameters with every default filled in, exactly as the computation used them. */
+    parameters: jsonb('parameters').notNull(),
+    /** The run whose series an event detection reads. */
+    sourceAnalysisUuid: uuid('source_analysis_uuid'),
+    status: text('status', { enum: analysisStatuses }).notNull().default('queued'),
+    progress: doublePrecision('progress').notNull().default(0),
+    error: text('error'),
+    /** App, algorithm and ffmpeg versions that produced the result. */
+    softwareVersion: text('software_version').notNull(),
+    /** What the decoder needs (fps, size, pixel format, range, frames), read by ffprobe when the run was made. */
+    source: jsonb('source'),
+    summary: jsonb('summary'),
+    /** Storage keys of the series (Float64 values, and times for an imported series with its own) and its CSV. */
+    seriesKey: text('series_key'),
+    timesKey: text('times_key'),
+    seriesCsvKey: text('series_csv_key'),
+    sampleCount: integer('sample_count'),
+    /** Bumped by every accepted update-events call; a change against an older version is refused. */
+    eventsVersion: integer('events_version').notNull().default(0),
+    nextEventId: integer('next_event_id').notNull().default(1),
+    createdById: integer('created_by_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('analyses_project_created_idx').on(t.projectUuid, t.createdAt),
+    index('analyses_video_created_idx').on(t.videoUuid, t.createdAt),
+  ],
+);
+
+/** A slice of frames of a movement-detection run, processed by one job on any worker. */
+export const analysisSegments = pgTable(
+  'analysis_segments',
+  {
+    analysisUuid: uuid('analysis_uuid')
+      .notNull()
+      .references(() => analyses.analysisUuid, { onDelete: 'cascade' }),
+    index: integer('index').notNull(),
+    startFrame: integer('start_frame').notNull(),
+    endFrame: integer('end_frame').notNull(),
+    framesDone: integer('frames_done').notNull().default(0),
+    done: boolean('done').notNull().default(false),
+    /** Frames the segment produced (the last one reads to the end of the stream). */
+    frameCount: integer('frame_count'),
+    jobId: text('job_id'),
+  },
+  (t) => [primaryKey({ columns: [t.analysisUuid, t.index] })],
+);
+
+/** An event of a run: detected (original_time set) or added by hand; reviewed in Quick Score. */
+export const analysisEvents = pgTable(
+  'analysis_events',
+  {
+    analysisUuid: uuid('analysis_uuid')
+      .notNull()
+      .references(() => analyses.analysisUuid, { onDelete: 'cascade' }),
+    id: integer('id').notNull(),
+    time: doublePrecision('time').notNull(),
+    originalTime: doublePrecision('original_time'),
+    label: text('label'),
+    flagged: boolean('flagged').notNull().default(false),
+    discarded: boolean('discarded').notNull().default(false),
+    updatedById: integer('updated_by_id').references(() => users.id, { onDelete: 'set null' }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.analysisUuid, t.id] }),
+    index('analysis_events_time_idx').on(t.analysisUuid, t.time),
+  ],
+);

@@ -7,6 +7,8 @@ export class HttpError extends Error {
     readonly status: number,
     readonly errors: string | Record<string, string[]>,
     readonly headers: Record<string, string> = {},
+    /** More fields beside `errors` (e.g. the current version on a 409), for clients that can act on them. */
+    readonly extra: Record<string, unknown> = {},
   ) {
     super(typeof errors === 'string' ? errors : Object.values(errors).flat().join(' '));
   }
@@ -18,7 +20,8 @@ export const unauthorized = (message = 'Authentication credentials were not prov
 export const forbidden = (message = 'You do not have permission to perform this action.') =>
   new HttpError(403, message);
 export const notFound = (message = 'Not found.') => new HttpError(404, message);
-export const conflict = (errors: string | Record<string, string[]>) => new HttpError(409, errors);
+export const conflict = (errors: string | Record<string, string[]>, extra: Record<string, unknown> = {}) =>
+  new HttpError(409, errors, {}, extra);
 export const payloadTooLarge = (message: string) => new HttpError(413, message);
 export const unsupportedMediaType = (message: string) => new HttpError(415, message);
 export const tooManyRequests = (retryAfterSeconds: number) =>

@@ -63,6 +63,17 @@ export class TokenService {
       .sign(this.key);
   }
 
+  /** A file URL token that expires exactly `seconds` from now (downloads that report their expiry). */
+  async signDownload(key: string, seconds: number): Promise<{ token: string; expiresAt: Date }> {
+    const exp = Math.floor(Date.now() / 1000) + seconds;
+    const token = await new SignJWT({ typ: 'file', res: key })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('file')
+      .setExpirationTime(exp)
+      .sign(this.key);
+    return { token, expiresAt: new Date(exp * 1000) };
+  }
+
   /** Returns the claims when the token is valid and of the expected type, else null. */
   async verify(token: string, typ: TokenType): Promise<TokenClaims | null> {
     try {

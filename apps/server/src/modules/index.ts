@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import analysisRoutes from './analysis/analysis.routes.js';
 import authRoutes from './auth/auth.routes.js';
 import fileRoutes from './files/file.routes.js';
 import healthRoutes from './health/health.routes.js';
@@ -18,4 +19,5 @@ export const apiModules: ((app: FastifyInstance) => Promise<void>)[] = [
   invitationRoutes,
   subjectRoutes,
   videoRoutes,
+  analysisRoutes,
 ];

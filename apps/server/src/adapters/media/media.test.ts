@@ -23,6 +23,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const videoStream = (extra: Partial<NonNullable<ProbeOutput['streams']>[number]> = {}) => ({
   codec_type: 'video',
   codec_name: 'h264',
+  pix_fmt: 'yuv420p',
   width: 640,
   height: 480,
   avg_frame_rate: '30000/1001',
@@ -48,7 +49,19 @@ describe('parseProbe', () => {
       codec: 'h264',
       container: 'mov,mp4',
       sizeBytes: 1234,
+      pixelFormat: 'yuv420p',
+      fullRange: false,
+      startTime: 0,
     });
+  });
+
+  it('tells full-range luma (JPEG-style formats, streams flagged "pc") from limited range', () => {
+    const read = (extra: Partial<NonNullable<ProbeOutput['streams']>[number]>) =>
+      parseProbe({ streams: [videoStream(extra)] }, 1).fullRange;
+    expect(read({ pix_fmt: 'yuvj422p' })).toBe(true);
+    expect(read({ pix_fmt: 'yuv420p', color_range: 'pc' })).toBe(true);
+    expect(read({ pix_fmt: 'yuv420p', color_range: 'tv' })).toBe(false);
+    expect(read({ pix_fmt: 'yuv420p' })).toBe(false);
   });
 
   it('falls back to r_frame_rate, then computes frames from duration × fps when the container has no count', () => {

@@ -19,6 +19,11 @@ export interface VideoFacts {
   /** ffprobe's format_name ("mov,mp4,m4a,3gp,3g2,mj2", "avi", "matroska,webm"…). */
   container: string;
   sizeBytes: number;
+  /** Decoded pixel format (yuv420p, yuvj422p, rgb24…) and whether its samples use the full 0–255 range. */
+  pixelFormat: string;
+  fullRange: boolean;
+  /** Time of the first frame in the container's clock (usually 0; MPEG-TS starts later). */
+  startTime: number;
 }
 
 /** The file is not a video we can read; `message` is shown to the user. */
@@ -31,6 +36,9 @@ export interface ProbeOutput {
   streams?: {
     codec_type?: string;
     codec_name?: string;
+    start_time?: string;
+    pix_fmt?: string;
+    color_range?: string;
     width?: number;
     height?: number;
     avg_frame_rate?: string;
@@ -40,7 +48,7 @@ export interface ProbeOutput {
     duration?: string;
     disposition?: { attached_pic?: number };
   }[];
-  format?: { format_name?: string; duration?: string; size?: string };
+  format?: { format_name?: string; duration?: string; size?: string; start_time?: string };
 }
 
 /** "30000/1001" → { num: 30000, den: 1001 }; "0/0", "N/A" or garbage → null. */
@@ -88,6 +96,10 @@ export function parseProbe(output: ProbeOutput, sizeBytes: number): VideoFacts {
     codec: stream.codec_name,
     container: output.format?.format_name ?? 'unknown',
     sizeBytes,
+    pixelFormat: stream.pix_fmt ?? 'unknown',
+    // JPEG-style "yuvj" formats and streams flagged "pc" carry 0–255 luma; everything else is limited 16–235.
+    fullRange: (stream.pix_fmt ?? '').startsWith('yuvj') || stream.color_range === 'pc',
+    startTime: Number(stream.start_time ?? output.format?.start_time ?? 0) || 0,
   };
 }
 

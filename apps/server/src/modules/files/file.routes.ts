@@ -15,6 +15,14 @@ const contentTypes: Record<string, string> = {
   '.bin': 'application/octet-stream',
 };
 
+/** `.../analyses/{uuid}/series.csv` → `series-{uuid}.csv`. */
+function downloadName(key: string): string {
+  const parts = key.split('/');
+  const file = parts.at(-1) ?? 'download.csv';
+  const owner = parts.at(-2);
+  return owner ? `${path.basename(file, '.csv')}-${owner}.csv` : file;
+}
+
 export default async function fileRoutes(app: FastifyInstance) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/files/:token',
@@ -32,8 +40,12 @@ export default async function fileRoutes(app: FastifyInstance) {
       const info = await app.ctx.storage.stat(claims.res);
       if (!info) throw notFound();
       const stream = await app.ctx.storage.read(claims.res);
+      const extension = path.extname(claims.res).toLowerCase();
+      // Data files are downloads, named after the run they belong to; images are shown inline.
+      if (extension === '.csv')
+        reply.header('content-disposition', `attachment; filename="${downloadName(claims.res)}"`);
       return reply
-        .header('content-type', contentTypes[path.extname(claims.res).toLowerCase()] ?? 'application/octet-stream')
+        .header('content-type', contentTypes[extension] ?? 'application/octet-stream')
         .header('content-length', info.size)
         .header('cache-control', 'private, max-age=86400')
         .send(stream);

@@ -15,6 +15,7 @@ import { MEMBER_ORDERING, PROJECT_ORDERING, type ProjectResponse } from './proje
 // Table names are spelled out so the correlation never depends on how Drizzle qualifies the outer columns.
 const subjectCount = sql<number>`(select count(*)::int from "subjects" where "subjects"."project_uuid" = "projects"."project_uuid")`;
 const videoCount = sql<number>`(select count(*)::int from "videos" where "videos"."project_uuid" = "projects"."project_uuid")`;
+const analysisCount = sql<number>`(select count(*)::int from "analyses" where "analyses"."project_uuid" = "projects"."project_uuid")`;
 const storageBytes = sql<number>`(select coalesce(sum("videos"."size_bytes" + "videos"."derived_bytes"), 0)::float8 from "videos" where "videos"."project_uuid" = "projects"."project_uuid")`;
 
 const projectColumns = {
@@ -26,6 +27,7 @@ const projectColumns = {
   ownerLastName: users.lastName,
   subjectCount,
   videoCount,
+  analysisCount,
   storageBytes,
 };
 
@@ -38,6 +40,7 @@ type ProjectQueryRow = {
   ownerLastName: string;
   subjectCount: number;
   videoCount: number;
+  analysisCount: number;
   storageBytes: number;
 };
 
@@ -60,8 +63,11 @@ async function toResponse(context: AppContext, row: ProjectQueryRow): Promise<Pr
       email: row.ownerEmail,
       display_name: displayName({ firstName: row.ownerFirstName, lastName: row.ownerLastName, email: row.ownerEmail }),
     },
-    // Analyses arrive with the analysis feature; until then a project has none.
-    counts: { subjects: Number(row.subjectCount), videos: Number(row.videoCount), analyses: 0 },
+    counts: {
+      subjects: Number(row.subjectCount),
+      videos: Number(row.videoCount),
+      analyses: Number(row.analysisCount),
+    },
     storage_bytes: Number(row.storageBytes),
     created_at: project.createdAt.toISOString(),
     updated_at: project.updatedAt.toISOString(),

@@ -1,0 +1,309 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Role } from '../../db/schema.js';
+import { requireProjectRole } from '../../lib/access.js';
+import { currentUser } from '../../lib/authenticate.js';
+import { badRequest, notFound } from '../../lib/errors.js';
+import { errorSchema, projectErrorResponses } from '../../lib/openapi.js';
+import { pageSchema } from '../../lib/pagination.js';
+import { csvStream, type ExportFormat, exportFormats, type Table, xlsxStream } from '../../lib/table-export.js';
+import { getSubjectOrThrow } from '../subjects/subject.lookup.js';
+import { getVideoOrThrow } from '../videos/video.lookup.js';
+import { eventsTable, projectSummaryTable, seriesTable } from './analysis.exports.js';
+import {
+  analysisListQuery,
+  analysisParams,
+  analysisSchema,
+  analysisVideoParams,
+  createAnalysisBody,
+  eventsResponse,
+  exportQuery,
+  previewBody,
+  previewResponse,
+  projectAnalysisParams,
+  runSelectorQuery,
+  seriesQuery,
+  summaryExportQuery,
+  timeseriesUrlResponse,
+  updateEventsBody,
+} from './analysis.schemas.js';
+import * as service from './analysis.service.js';
+
+const tags = ['analysis'];
+const base = '/projects/:project_uuid/subjects/:subject_uuid/videos/:video_uuid/analysis';
+
+const fileResponse = z.any().meta({ description: 'The file (CSV or XLSX)', type: 'string', format: 'binary' });
+
+export default async function analysisRoutes(app: FastifyInstance) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const ctx = app.ctx;
+
+  /** Membership (404 for strangers), role, then the subject and video of the path. */
+  async function videoOf(request: FastifyRequest, minimum: Role) {
+    const user = currentUser(request);
+    const params = request.params as z.infer<typeof analysisVideoParams>;
+    await requireProjectRole(ctx, user.id, params.project_uuid, minimum);
+    await getSubjectOrThrow(ctx, params.project_uuid, params.subject_uuid);
+    return { user, video: await getVideoOrThrow(ctx, params.subject_uuid, params.video_uuid) };
+  }
+
+  function sendTables(reply: FastifyReply, tables: Table[], format: ExportFormat, name: string) {
+    const { contentType, extension } = exportFormats[format];
+    const single = tables[0];
+    if (format === 'csv' && !single) throw new Error('nothing to export');
+    return reply
+      .header('content-type', contentType)
+      .header('content-disposition', `attachment; filename="${name}.${extension}"`)
+      .header('cache-control', 'no-store')
+      .send(format === 'csv' ? csvStream(single!) : xlsxStream(tables));
+  }
+
+  api.post(
+    `${base}/`,
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        summary: 'Start an analysis run (movement_detection, or event_detection on an earlier run)',
+        description:
+          'Body `{kind, parameters, source_analysis_uuid}`. Unknown or out-of-range parameters are 400 with one message per field (`parameters.threshold`…); every default is filled in and kept with the run. Re-run = create again with the same or edited parameters.',
+        params: analysisVideoParams,
+        body: createAnalysisBody,
+        response: { 201: analysisSchema, ...projectErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { user, video } = await videoOf(request, 'member');
+      const uuid = await service.createAnalysis(ctx, video, user.id, request.body);
+      return reply.status(201).send(await service.getAnalysis(ctx, video, uuid));
+    },
+  );
+
+  api.post(
+    `${base}/create-preview/`,
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        summary: 'Movement detection on a short window (≤ 10 s), answered at once, with a picture',
+        params: analysisVideoParams,
+        body: previewBody,
+        response: { 200: previewResponse, ...projectErrorResponses },
+      },
+    },
+    async (request) => {
+      const { video } = await videoOf(request, 'member');
+      return service.preview(ctx, video, request.body);
+    },
+  );
+
+  api.post(
+    `${base}/import_timeseries/`,
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        summary: 'Import a time series (multipart: field "timeseries", a CSV; optional field "parameters", JSON)',
+        description:
+          'One value per frame (one column, optional header) or `time,value`. A row that breaks the format is named in the error and nothing is stored. Event detection runs on the series; the answer is the finished run.',
+        params: analysisVideoParams,
+        consumes: ['multipart/form-data'],
+        response: { 201: analysisSchema, ...projectErrorResponses, 413: errorSchema, 415: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      const { user, video } = await videoOf(request, 'member');
+      const uuid = await service.importTimeseries(ctx, video, user.id, request);
+      return reply.status(201).send(await service.getAnalysis(ctx, video, uuid));
+    },
+  );
+
+  api.get(
+    `${base}/retrieve-events/`,
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        summary: "A run's events (`?analysis_uuid=`; the video's latest succeeded run when absent)",
+        params: analysisVideoParams,
+        querystring: runSelectorQuery,
+        response: { 200: eventsResponse, ...projectErrorResponses },
+      },
+    },
+    async (request) => {
+      const { video } = await videoOf(request, 'viewer');
+      return service.readEvents(ctx, await service.selectRun(ctx, video, request.query.analysis_uuid));
+    },
+  );
+
+  api.post(
+    `${base}/update-events/`,
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        summary: "Change a run's events atomically: move, add, discard, restore, flag, unflag, label, delete",
+        description:
+          'Body `{analysis_uuid, version, changes}`. All changes apply or none. A `version` other than the current one is 409 with `version` (the current one): reload, then apply again.',
+        params: analysisVideoParams,
+        body: updateEventsBody,
+        response: {
+          200: eventsResponse,
+          ...projectErrorResponses,
+          409: errorSchema.extend({ version: z.int().meta({ description: 'The current version of the events' }) }),
+        },
+      },
+    },
+    async (request) => {
+      const { user, video } = await videoOf(request, 'member');
+      return service.updateEvents(ctx, video, user.id, request.body);
+    },
+  );
+
+  api.get(
+    `${base}/retrieve-timeseries-url/`,
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        summary: "A download URL for a run's time series as CSV (`frame,time_s,value`), valid for an hour",
+        params: analysisVideoParams,
+        querystring: runSelectorQuery,
+        response: { 200: timeseriesUrlResponse, ...projectErrorResponses },
+      },
+    },
+    async (request) => {
+      const { video } = await videoOf(request, 'viewer');
+      return service.timeseriesUrl(ctx, await service.selectRun(ctx, video, request.query.analysis_uuid));
+    },
+  );
+
+  api.get(
+    `${base}/:analysis_uuid/`,
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        summary: 'A run: status, progress (0–1), timings, parameters, summary, error',
+        params: analysisParams,
+        response: { 200: analysisSchema, ...projectErrorResponses },
+      },
+    },
+    async (request) => {
+      const { video } = await videoOf(request, 'viewer');
+      return service.getAnalysis(ctx, video, request.params.analysis_uuid);
+    },
+  );
+
+  api.post(
+    `${base}/:analysis_uuid/revoke/`,
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        summary: 'Stop a queued or running run (409 when it has already finished)',
+        params: analysisParams,
+        response: { 200: analysisSchema, ...projectErrorResponses, 409: errorSchema },
+      },
+    },
+    async (request) => {
+      const { video } = await videoOf(request, 'member');
+      return service.revokeAnalysis(ctx, video, request.params.analysis_uuid);
+    },
+  );
+
+  api.get(
+    `${base}/:analysis_uuid/series/`,
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        summary: "A run's series as raw little-endian Float64 (for charts): `?part=values` (NaN = no value) or `times`",
+        description:
+          'values[i] is sample i; its time is times[i] when the run has times (an imported time,value series), else i / fps. Headers: x-sample-count, x-fps.',
+        params: analysisParams,
+        querystring: seriesQuery,
+        response: { 200: fileResponse, ...projectErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { video } = await videoOf(request, 'viewer');
+      const run = await service.findRunOfVideo(ctx, video, request.params.analysis_uuid);
+      const key = request.query.part === 'times' ? run.timesKey : run.seriesKey;
+      if (run.status !== 'succeeded' || !run.seriesKey) throw badRequest('This run has no time series yet.');
+      if (!key) throw notFound('This series has no times of its own: sample i is at i / fps.');
+      const info = await ctx.storage.stat(key);
+      if (!info) throw notFound();
+      return reply
+        .header('content-type', 'application/octet-stream')
+        .header('content-length', info.size)
+        .header('x-sample-count', String(run.sampleCount ?? info.size / 8))
+        .header('x-fps', String((run.source as { fps?: number } | null)?.fps ?? ''))
+        .header('cache-control', 'private, max-age=3600')
+        .send(await ctx.storage.read(key));
+    },
+  );
+
+  api.get(
+    `${base}/:analysis_uuid/export/`,
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        summary: "Download a run's events or time series as CSV or XLSX (`?table=events|series&format=csv|xlsx`)",
+        params: analysisParams,
+        querystring: exportQuery,
+        response: { 200: fileResponse, ...projectErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { video } = await videoOf(request, 'viewer');
+      const run = await service.findRunOfVideo(ctx, video, request.params.analysis_uuid);
+      const { table, format } = request.query;
+      if (run.status !== 'succeeded') throw badRequest('This run has not succeeded, so it has nothing to export.');
+      const data = table === 'events' ? eventsTable(ctx, run) : await seriesTable(ctx, run);
+      return sendTables(reply, [data], format, `${table}-${run.analysisUuid}`);
+    },
+  );
+
+  api.get(
+    '/projects/:project_uuid/analysis/',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        summary: "The project's analysis runs, newest first",
+        description: 'Filters: kind, status, subject (uuid), video (uuid); pagination with page and page_size.',
+        params: projectAnalysisParams,
+        querystring: analysisListQuery,
+        response: { 200: pageSchema(analysisSchema), ...projectErrorResponses },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      await requireProjectRole(ctx, user.id, request.params.project_uuid, 'viewer');
+      return service.listAnalyses(ctx, request.params.project_uuid, request.query, request.url);
+    },
+  );
+
+  api.get(
+    '/projects/:project_uuid/analysis/export/',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        summary: 'The project summary: one row per subject × video × run (events per label, rate, % freezing)',
+        params: projectAnalysisParams,
+        querystring: summaryExportQuery,
+        response: { 200: fileResponse, ...projectErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      await requireProjectRole(ctx, user.id, request.params.project_uuid, 'viewer');
+      const table = await projectSummaryTable(ctx, request.params.project_uuid);
+      return sendTables(reply, [table], request.query.format, `analysis-summary-${request.params.project_uuid}`);
+    },
+  );
+}

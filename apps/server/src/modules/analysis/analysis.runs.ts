@@ -1,0 +1,434 @@
+/**
+ * The life of an analysis run in the job system:
+ *
+ * - a movement-detection run is cut into segments at creation; each segment is an `analyses.segment` job that
+ *   any worker (this process, or `npm run worker` on other machines) takes; the job decodes and counts its
+ *   frames in a worker thread and stores its values; the segment that completes the set merges them, runs
+ *   event detection and the summary, and stores the series, its CSV and the events;
+ * - an event-detection run is one `analyses.detect` job over the series of its source run;
+ * - revoking sets the status: queued jobs are cancelled, running ones see the status within half a second
+ *   (or at once in this process) and kill their ffmpeg and thread.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { lastLine } from '../../adapters/media/ffmpeg-media.js';
+import { ProcessError } from '../../adapters/media/run-process.js';
+import type { AppContext } from '../../context.js';
+import { analyses, analysisEvents, analysisSegments, videos } from '../../db/schema.js';
+import type { JobDefinition } from '../../jobs/job-queue.js';
+import { videoStoragePrefix } from '../videos/video.lookup.js';
+import type { EventDetectionParameterValues, MovementDetectionParameters } from './analysis.schemas.js';
+import type { DecodeSource } from './engine/decode.js';
+import type { Series } from './engine/events.js';
+import type { DetectResult } from './engine/tasks.js';
+import { runTask, TaskCancelledError } from './engine/worker-client.js';
+
+export type AnalysisRow = typeof analyses.$inferSelect;
+
+/** What the run keeps about its video (from ffprobe at creation), so every worker decodes it the same way. */
+export type RunSource = Omit<DecodeSource, 'path'> & { frameCount: number; durationS: number; originalKey: string };
+
+/** Storage prefix of a run's files (under its video, so deleting the video removes them). */
+export function analysisStoragePrefix(
+  run: Pick<AnalysisRow, 'projectUuid' | 'subjectUuid' | 'videoUuid' | 'analysisUuid'>,
+) {
+  return `${videoStoragePrefix(run.projectUuid, run.subjectUuid, run.videoUuid)}analyses/${run.analysisUuid}/`;
+}
+
+const segmentKey = (run: AnalysisRow, index: number) => `${analysisStoragePrefix(run)}segments/${index}.f64`;
+
+/**
+ * The input ffmpeg reads: on S3 a presigned URL (ffmpeg seeks with range requests, so a segment reads only its
+ * part instead of downloading the whole video to every worker), on disk the file itself.
+ */
+export async function openMediaInput(
+  context: AppContext,
+  key: string,
+): Promise<{ path: string; release(): Promise<void> }> {
+  const url = await context.storage.presignedUrl(key, 12 * 60 * 60);
+  if (url) return { path: url, release: async () => {} };
+  return context.storage.localFile(key);
+}
+
+/** In-process cancellation: a revoke here stops this process's segments at once, without waiting for a poll. */
+const localRuns = new Map<string, Set<AbortController>>();
+
+export function abortLocalRun(analysisUuid: string): void {
+  for (const controller of localRuns.get(analysisUuid) ?? []) controller.abort();
+}
+
+/**
+ * Stops every analysis segment of this process (shutting down): their jobs fail and are retried — by another
+ * worker, or by this server when it is back — instead of holding the shutdown for minutes.
+ */
+export function abortAllLocalRuns(): void {
+  for (const uuid of localRuns.keys()) abortLocalRun(uuid);
+}
+
+function track(analysisUuid: string, controller: AbortController): () => void {
+  let set = localRuns.get(analysisUuid);
+  if (!set) {
+    set = new Set();
+    localRuns.set(analysisUuid, set);
+  }
+  set.add(controller);
+  return () => {
+    set.delete(controller);
+    if (set.size === 0) localRuns.delete(analysisUuid);
+  };
+}
+
+/** A failure retrying cannot fix: the run fails at once with this message. */
+export class PermanentRunFailure extends Error {}
+
+function humanReason(error: unknown): string {
+  if (error instanceof PermanentRunFailure) return error.message;
+  if (error instanceof ProcessError) {
+    const detail = lastLine(error.stderrTail);
+    return `Decoding the video failed${detail ? `: ${detail}` : '.'}`;
+  }
+  return 'The analysis failed unexpectedly. Run it again; if it fails again, contact support.';
+}
+
+async function markFailed(context: AppContext, analysisUuid: string, reason: string) {
+  await context.db
+    .update(analyses)
+    .set({ status: 'failed', error: reason, finishedAt: new Date() })
+    .where(and(eq(analyses.analysisUuid, analysisUuid), inArray(analyses.status, ['queued', 'running'])));
+  abortLocalRun(analysisUuid);
+}
+
+async function loadRun(context: AppContext, analysisUuid: string): Promise<AnalysisRow | undefined> {
+  const [run] = await context.db.select().from(analyses).where(eq(analyses.analysisUuid, analysisUuid)).limit(1);
+  return run;
+}
+
+async function markRunning(context: AppContext, analysisUuid: string) {
+  await context.db
+    .update(analyses)
+    .set({ status: 'running', startedAt: new Date() })
+    .where(and(eq(analyses.analysisUuid, analysisUuid), eq(analyses.status, 'queued')));
+}
+
+/**
+ * Records a segment's progress and the run's, and answers the run's status (so a segment learns of a revoke
+ * or a failure elsewhere). Progress stays below 1 until the run has succeeded.
+ */
+async function reportProgress(context: AppContext, analysisUuid: string, index: number, framesDone: number) {
+  await context.db
+    .update(analysisSegments)
+    .set({ framesDone })
+    .where(and(eq(analysisSegments.analysisUuid, analysisUuid), eq(analysisSegments.index, index)));
+  const [row] = await context.db
+    .update(analyses)
+    .set({
+      progress: sql`least(0.99, coalesce((select sum(s.frames_done)::float8 / nullif(sum(s.end_frame - s.start_frame), 0)
+        from analysis_segments s where s.analysis_uuid = ${analysisUuid}), 0))`,
+    })
+    .where(and(eq(analyses.analysisUuid, analysisUuid), eq(analyses.status, 'running')))
+    .returning({ status: analyses.status });
+  return row?.status ?? (await loadRun(context, analysisUuid))?.status ?? 'gone';
+}
+
+export const analysisSegmentJob: JobDefinition<{ analysisUuid: string; index: number }, AppContext> = {
+  name: 'analyses.segment',
+  heartbeatSeconds: 30,
+  payload: z.object({ analysisUuid: z.string().uuid(), index: z.number().int().min(0) }),
+  retryLimit: 2,
+  retryDelaySeconds: 10,
+  expireInSeconds: 6 * 60 * 60,
+  concurrency: (context) => context.config.analysisWorkers,
+  async handle(context, { analysisUuid, index }, job) {
+    const run = await loadRun(context, analysisUuid);
+    if (!run || (run.status !== 'queued' && run.status !== 'running')) return;
+    const [segment] = await context.db
+      .select()
+      .from(analysisSegments)
+      .where(and(eq(analysisSegments.analysisUuid, analysisUuid), eq(analysisSegments.index, index)));
+    if (!segment) return;
+    try {
+      if (!segment.done) await processSegment(context, run, segment);
+      if (await completeSegment(context, run, segment.index)) await finishMovementRun(context, analysisUuid);
+    } catch (error) {
+      if (error instanceof TaskCancelledError) {
+        // Revoked, failed elsewhere or deleted: done. Still running (this worker is shutting down): retry.
+        if ((await loadRun(context, analysisUuid))?.status !== 'running') return;
+        throw error;
+      }
+      if (error instanceof PermanentRunFailure || job.isFinalAttempt) {
+        await markFailed(context, analysisUuid, humanReason(error));
+        if (error instanceof PermanentRunFailure) return;
+      }
+      throw error;
+    }
+  },
+};
+
+type SegmentRow = typeof analysisSegments.$inferSelect;
+
+async function processSegment(context: AppContext, run: AnalysisRow, segment: SegmentRow) {
+  const source = run.source as RunSource;
+  const parameters = run.parameters as MovementDetectionParameters;
+  const [video] = await context.db
+    .select({ originalKey: videos.originalKey })
+    .from(videos)
+    .where(eq(videos.videoUuid, run.videoUuid));
+  if (!video?.originalKey) return;
+  await markRunning(context, run.analysisUuid);
+  const segments = await context.db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(analysisSegments)
+    .where(eq(analysisSegments.analysisUuid, run.analysisUuid));
+  const isLast = segment.index === (segments[0]?.count ?? 1) - 1;
+  const controller = new AbortController();
+  const untrack = track(run.analysisUuid, controller);
+  const local = await openMediaInput(context, video.originalKey);
+  let framesDone = 0;
+  let reporting = false;
+  const ticker = setInterval(() => {
+    if (reporting) return;
+    reporting = true;
+    reportProgress(context, run.analysisUuid, segment.index, framesDone)
+      .then((status) => {
+        if (status !== 'running') controller.abort();
+      })
+      .catch((error: unknown) => context.logger.warn({ err: error }, 'analysis progress update failed'))
+      .finally(() => {
+        reporting = false;
+      });
+  }, 500);
+  let values: Float64Array;
+  try {
+    ({ values } = await runTask(
+      {
+        kind: 'frames',
+        ffmpeg: context.media.binaries.ffmpeg,
+        source: { ...source, path: local.path },
+        parameters,
+        startFrame: segment.startFrame,
+        endFrame: isLast ? null : segment.endFrame,
+        // Segments decode side by side; more ffmpeg threads than cores only add switching.
+        threads: context.config.analysisWorkers > 1 ? 1 : 0,
+      },
+      { signal: controller.signal, onProgress: (done) => (framesDone = done) },
+    ));
+  } finally {
+    clearInterval(ticker);
+    untrack();
+    await local.release();
+  }
+  const expected = segment.endFrame - segment.startFrame;
+  if (!isLast && values.length !== expected) {
+    throw new PermanentRunFailure(
+      `The video ended at frame ${segment.startFrame + values.length}, before the ${source.frameCount} frames its header announces.`,
+    );
+  }
+  await context.storage.write(
+    segmentKey(run, segment.index),
+    Buffer.from(values.buffer, values.byteOffset, values.byteLength),
+  );
+  await context.db
+    .update(analysisSegments)
+    .set({ frameCount: values.length, framesDone: values.length })
+    .where(and(eq(analysisSegments.analysisUuid, run.analysisUuid), eq(analysisSegments.index, segment.index)));
+}
+
+/** Marks a stored segment done; true for the one caller that completes the set (the run row is locked). */
+async function completeSegment(context: AppContext, run: AnalysisRow, index: number): Promise<boolean> {
+  return context.db.transaction(async (tx) => {
+    const [locked] = await tx
+      .select({ status: analyses.status })
+      .from(analyses)
+      .where(eq(analyses.analysisUuid, run.analysisUuid))
+      .for('update');
+    if (locked?.status !== 'running') return false;
+    const [segment] = await tx
+      .select({ frameCount: analysisSegments.frameCount, done: analysisSegments.done })
+      .from(analysisSegments)
+      .where(and(eq(analysisSegments.analysisUuid, run.analysisUuid), eq(analysisSegments.index, index)));
+    if (!segment || segment.frameCount === null) return false;
+    if (!segment.done) {
+      await tx
+        .update(analysisSegments)
+        .set({ done: true })
+        .where(and(eq(analysisSegments.analysisUuid, run.analysisUuid), eq(analysisSegments.index, index)));
+    }
+    const [open] = await tx
+      .select({ count: sql<number>`count(*)::int` })
+      .from(analysisSegments)
+      .where(and(eq(analysisSegments.analysisUuid, run.analysisUuid), eq(analysisSegments.done, false)));
+    return (open?.count ?? 0) === 0;
+  });
+}
+
+async function readFloat64(context: AppContext, key: string): Promise<Float64Array> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await context.storage.read(key)) chunks.push(chunk as Buffer);
+  const bytes = Buffer.concat(chunks);
+  // Copy into a fresh, aligned buffer: a Buffer's offset is not always a multiple of 8.
+  const values = new Float64Array(bytes.length / 8);
+  new Uint8Array(values.buffer).set(bytes);
+  return values;
+}
+
+async function withWorkDir<T>(context: AppContext, work: (dir: string) => Promise<T>): Promise<T> {
+  const dir = path.join(context.config.dataDir, 'tmp', `analysis-${randomUUID()}`);
+  await mkdir(dir, { recursive: true });
+  try {
+    return await work(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Merges the segments into the run's series, detects events, and completes the run. */
+async function finishMovementRun(context: AppContext, analysisUuid: string) {
+  const run = await loadRun(context, analysisUuid);
+  if (run?.status !== 'running') return;
+  const source = run.source as RunSource;
+  const parameters = run.parameters as MovementDetectionParameters;
+  const segments = await context.db
+    .select()
+    .from(analysisSegments)
+    .where(eq(analysisSegments.analysisUuid, analysisUuid))
+    .orderBy(asc(analysisSegments.index));
+  const total = segments.reduce((sum, s) => sum + (s.frameCount ?? 0), 0);
+  const values = new Float64Array(total);
+  let offset = 0;
+  for (const segment of segments) {
+    const part = await readFloat64(context, segmentKey(run, segment.index));
+    values.set(part, offset);
+    offset += part.length;
+  }
+  const prefix = analysisStoragePrefix(run);
+  const keys = { seriesKey: `${prefix}series.f64`, timesKey: null, seriesCsvKey: `${prefix}series.csv` };
+  await context.storage.write(keys.seriesKey, Buffer.from(values.buffer));
+  await withWorkDir(context, async (dir) => {
+    const csvPath = path.join(dir, 'series.csv');
+    const detected = await runTask({
+      kind: 'detect',
+      series: { values, times: null, fps: source.fps },
+      events: parameters,
+      freezing:
+        parameters.freeze_threshold === null
+          ? null
+          : {
+              freeze_threshold: parameters.freeze_threshold,
+              min_freeze_s: parameters.min_freeze_s,
+              bin_s: parameters.bin_s,
+            },
+      csvPath,
+    });
+    await context.storage.importFile(keys.seriesCsvKey, csvPath, 'text/csv');
+    await completeRun(context, run, { values, times: null, fps: source.fps }, detected, keys);
+  });
+  await context.storage.deletePrefix(`${prefix}segments/`);
+}
+
+/** Stores the events and the summary and marks the run succeeded — unless it was revoked meanwhile. */
+export async function completeRun(
+  context: AppContext,
+  run: AnalysisRow,
+  series: Series,
+  detected: DetectResult,
+  keys: { seriesKey: string; timesKey: string | null; seriesCsvKey: string },
+): Promise<void> {
+  const now = new Date();
+  const startedAt = run.startedAt ?? run.createdAt;
+  const elapsedS = Math.max(0.001, (now.getTime() - startedAt.getTime()) / 1000);
+  const samples = series.values.length;
+  const durationS = series.times ? (series.times.at(-1) ?? 0) : samples / series.fps;
+  const eventCount = detected.eventTimes.length;
+  const summary = {
+    samples,
+    valid_samples: detected.validSamples,
+    duration_s: durationS,
+    events: eventCount,
+    event_rate_per_min: durationS > 0 ? (eventCount / durationS) * 60 : null,
+    threshold: detected.threshold,
+    noise_top: detected.noiseTop,
+    freezing: detected.freezing,
+    frames_per_second: run.kind === 'movement_detection' ? samples / elapsedS : null,
+  };
+  await context.db.transaction(async (tx) => {
+    const [locked] = await tx
+      .select({ status: analyses.status })
+      .from(analyses)
+      .where(eq(analyses.analysisUuid, run.analysisUuid))
+      .for('update');
+    if (locked?.status !== 'running') return;
+    await tx.delete(analysisEvents).where(eq(analysisEvents.analysisUuid, run.analysisUuid));
+    const rows = Array.from(detected.eventTimes, (time, i) => ({
+      analysisUuid: run.analysisUuid,
+      id: i + 1,
+      time,
+      originalTime: time,
+    }));
+    for (let i = 0; i < rows.length; i += 1000) await tx.insert(analysisEvents).values(rows.slice(i, i + 1000));
+    await tx
+      .update(analyses)
+      .set({
+        status: 'succeeded',
+        progress: 1,
+        error: null,
+        finishedAt: now,
+        summary,
+        ...keys,
+        sampleCount: samples,
+        nextEventId: rows.length + 1,
+      })
+      .where(eq(analyses.analysisUuid, run.analysisUuid));
+  });
+}
+
+/** Loads a run's series (values, and times for an imported series that has its own). */
+export async function readSeries(context: AppContext, run: AnalysisRow, fps: number): Promise<Series> {
+  if (!run.seriesKey) throw new PermanentRunFailure('The source run has no time series.');
+  const values = await readFloat64(context, run.seriesKey);
+  const times = run.timesKey ? await readFloat64(context, run.timesKey) : null;
+  return { values, times, fps };
+}
+
+export const analysisDetectJob: JobDefinition<{ analysisUuid: string }, AppContext> = {
+  name: 'analyses.detect',
+  heartbeatSeconds: 30,
+  payload: z.object({ analysisUuid: z.string().uuid() }),
+  retryLimit: 2,
+  retryDelaySeconds: 10,
+  expireInSeconds: 60 * 60,
+  async handle(context, { analysisUuid }, job) {
+    const run = await loadRun(context, analysisUuid);
+    if (!run || (run.status !== 'queued' && run.status !== 'running')) return;
+    try {
+      await markRunning(context, analysisUuid);
+      const source = run.sourceAnalysisUuid ? await loadRun(context, run.sourceAnalysisUuid) : undefined;
+      if (!source?.seriesKey || !source.seriesCsvKey) {
+        throw new PermanentRunFailure('The run this detection reads has no time series any more.');
+      }
+      const fps = (run.source as RunSource).fps;
+      const series = await readSeries(context, source, fps);
+      const detected = await runTask({
+        kind: 'detect',
+        series,
+        events: run.parameters as EventDetectionParameterValues,
+        freezing: null,
+        csvPath: null,
+      });
+      // The series is the source's: shared, not copied (both live and die with the video).
+      await completeRun(context, { ...run, startedAt: run.startedAt ?? new Date() }, series, detected, {
+        seriesKey: source.seriesKey,
+        timesKey: source.timesKey,
+        seriesCsvKey: source.seriesCsvKey,
+      });
+    } catch (error) {
+      if (error instanceof PermanentRunFailure || job.isFinalAttempt) {
+        await markFailed(context, analysisUuid, humanReason(error));
+        if (error instanceof PermanentRunFailure) return;
+      }
+      throw error;
+    }
+  },
+};

@@ -1,0 +1,216 @@
+import { z } from 'zod';
+import { analysisKinds, analysisStatuses } from '../../db/schema.js';
+
+/** Who made a run or last changed an event. */
+export const userSummarySchema = z.object({ id: z.int(), display_name: z.string() });
+
+export const analysisVideoParams = z.object({
+  project_uuid: z.string(),
+  subject_uuid: z.string(),
+  video_uuid: z.string(),
+});
+export const analysisParams = analysisVideoParams.extend({ analysis_uuid: z.string() });
+export const projectAnalysisParams = z.object({ project_uuid: z.string() });
+
+const number = (field: string) => z.number({ error: `${field} must be a number.` });
+const whole = (field: string) => z.int({ error: `${field} must be a whole number.` });
+const between = (schema: z.ZodNumber, min: number, max: number) =>
+  schema.min(min, `Must be between ${min} and ${max}.`).max(max, `Must be between ${min} and ${max}.`);
+
+const roiSchema = z.strictObject({
+  start_s: number('start_s').min(0, 'An ROI cannot start before 0 s.'),
+  x: whole('x').min(0, 'x cannot be negative.'),
+  y: whole('y').min(0, 'y cannot be negative.'),
+  width: whole('width').min(1, 'width must be at least 1 pixel.'),
+  height: whole('height').min(1, 'height must be at least 1 pixel.'),
+});
+
+/**
+ * [start, end] pairs in seconds, with the spec's time-range rules and their messages (§5), rows counted from 1
+ * as in the CSV the user uploaded.
+ */
+export const timeRangesSchema = z
+  .array(z.tuple([number('start'), number('end')]), { error: 'Give a list of [start, end] pairs in seconds.' })
+  .max(100_000, 'At most 100000 ranges.')
+  .superRefine((ranges, ctx) => {
+    let previousEnd = Number.NEGATIVE_INFINITY;
+    ranges.forEach(([start, end], index) => {
+      const row = index + 1;
+      if (start < 0) ctx.addIssue({ code: 'custom', message: `Row ${row}: times cannot be negative.` });
+      else if (!(start < end))
+        ctx.addIssue({ code: 'custom', message: `Row ${row} must have start time less than the end time.` });
+      else if (start < previousEnd)
+        ctx.addIssue({ code: 'custom', message: `Row ${row}: value ${start} is not non-decreasing.` });
+      previousEnd = Math.max(previousEnd, end);
+    });
+  });
+
+/** Event detection (product brief): k × the noise top, or an absolute threshold; onsets a refractory period apart. */
+export const eventParameterFields = {
+  event_threshold_k: between(number('event_threshold_k'), 1, 10).default(3),
+  event_threshold: number('event_threshold').min(0, 'Must be 0 or more.').nullable().default(null),
+  refractory_s: between(number('refractory_s'), 0, 60).default(0.5),
+};
+
+export const eventDetectionParameters = z.strictObject(eventParameterFields);
+
+/** Intensity-change movement detection (product brief) with its freezing summary; every default explicit. */
+export const movementParameters = z
+  .strictObject({
+    rois: z.array(roiSchema).max(100, 'At most 100 ROIs.').default([]),
+    bypass_ranges: timeRangesSchema.default([]),
+    threshold: between(whole('threshold'), 0, 255).default(20),
+    opening: between(whole('opening'), 0, 10000).default(0),
+    closing: between(whole('closing'), 0, 10000).default(0),
+    small_object_removal: between(whole('small_object_removal'), 0, 100_000_000).default(0),
+    ...eventParameterFields,
+    freeze_threshold: number('freeze_threshold').min(0, 'Must be 0 or more.').nullable().default(null),
+    min_freeze_s: between(number('min_freeze_s'), 0, 3600).default(1),
+    bin_s: number('bin_s').positive('Must be more than 0.').max(86400, 'Must be at most 86400.').default(60),
+  })
+  .superRefine((parameters, ctx) => {
+    const rois = parameters.rois;
+    if (rois.length > 0 && rois[0]!.start_s !== 0) {
+      ctx.addIssue({ code: 'custom', path: ['rois'], message: 'The first ROI must start at 0 s.' });
+    }
+    for (let i = 1; i < rois.length; i++) {
+      if (!(rois[i]!.start_s > rois[i - 1]!.start_s)) {
+        ctx.addIssue({ code: 'custom', path: ['rois'], message: `ROI ${i + 1} must start after ROI ${i}.` });
+      }
+    }
+  });
+
+export type MovementDetectionParameters = z.output<typeof movementParameters>;
+export type EventDetectionParameterValues = z.output<typeof eventDetectionParameters>;
+
+export const createAnalysisBody = z.object({
+  kind: z.enum(analysisKinds, { error: `kind must be one of: ${analysisKinds.join(', ')}.` }),
+  parameters: z.record(z.string(), z.unknown()).default({}),
+  source_analysis_uuid: z.string().optional(),
+});
+
+export const previewBody = z.object({
+  parameters: z.record(z.string(), z.unknown()).default({}),
+  start_s: z.number().min(0, 'Must be 0 or more.').default(0),
+  length_s: z.number().positive('Must be more than 0.').max(10, 'A preview covers at most 10 s.').default(3),
+});
+
+export const previewResponse = z.object({
+  start_s: z.number(),
+  fps: z.number(),
+  /** Frame numbers and values of the window (null: a bypassed frame). */
+  frames: z.array(z.int()),
+  values: z.array(z.number().nullable()),
+  events: z.array(z.number()).meta({ description: 'Event times in seconds' }),
+  threshold: z.number(),
+  image: z.string().meta({ description: 'The last frame as a PNG data URL: changed pixels red, ROIs drawn' }),
+  elapsed_ms: z.number(),
+});
+
+const freezingSchema = z
+  .object({
+    percent: z.number().nullable(),
+    freezing_frames: z.int(),
+    valid_frames: z.int(),
+    bins: z.array(z.object({ start_s: z.number(), end_s: z.number(), percent: z.number().nullable() })),
+  })
+  .nullable();
+
+export const analysisSummarySchema = z
+  .object({
+    samples: z.int(),
+    valid_samples: z.int(),
+    duration_s: z.number(),
+    events: z.int(),
+    event_rate_per_min: z.number().nullable(),
+    threshold: z.number(),
+    noise_top: z.number(),
+    freezing: freezingSchema,
+    frames_per_second: z.number().nullable().meta({ description: 'Analysis speed: frames processed per second' }),
+  })
+  .nullable();
+
+export const analysisSchema = z.object({
+  analysis_uuid: z.string(),
+  project_uuid: z.string(),
+  subject_uuid: z.string(),
+  video_uuid: z.string(),
+  subject_name: z.string(),
+  video_name: z.string(),
+  kind: z.enum(analysisKinds),
+  parameters: z.record(z.string(), z.unknown()),
+  source_analysis_uuid: z.string().nullable(),
+  status: z.enum(analysisStatuses),
+  progress: z.number(),
+  error: z.string().nullable(),
+  software_version: z.string(),
+  created_by: userSummarySchema.nullable(),
+  created_at: z.string(),
+  started_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+  duration_s: z.number().nullable(),
+  summary: analysisSummarySchema,
+  event_count: z.int().nullable(),
+});
+
+export const analysisListQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  page_size: z.coerce.number().int().min(1).max(500).default(50),
+  kind: z.enum(analysisKinds).optional(),
+  status: z.enum(analysisStatuses).optional(),
+  subject: z.string().optional(),
+  video: z.string().optional(),
+});
+
+export const runSelectorQuery = z.object({ analysis_uuid: z.string().optional() });
+
+export const eventSchema = z.object({
+  id: z.int(),
+  time: z.number(),
+  original_time: z.number().nullable(),
+  label: z.string().nullable(),
+  flagged: z.boolean(),
+  discarded: z.boolean(),
+  updated_by: userSummarySchema.nullable(),
+  updated_at: z.string().nullable(),
+});
+
+export const eventsResponse = z.object({
+  analysis_uuid: z.string(),
+  version: z.int(),
+  events: z.array(eventSchema),
+});
+
+const eventId = z.int({ error: 'id must be an event id.' });
+const label = z.string().trim().max(100, 'A label has at most 100 characters.').nullable();
+export const eventChangeSchema = z.discriminatedUnion(
+  'action',
+  [
+    z.object({ action: z.literal('move'), id: eventId, time: z.number() }),
+    z.object({
+      action: z.literal('add'),
+      time: z.number(),
+      label: label.optional(),
+      flagged: z.boolean().optional(),
+    }),
+    z.object({ action: z.enum(['discard', 'restore', 'flag', 'unflag', 'delete']), id: eventId }),
+    z.object({ action: z.literal('label'), id: eventId, label }),
+  ],
+  { error: 'Each change needs an action: move, add, discard, restore, flag, unflag, label or delete.' },
+);
+export type EventChange = z.output<typeof eventChangeSchema>;
+
+export const updateEventsBody = z.object({
+  analysis_uuid: z.string().optional(),
+  version: z.int({ error: 'version is required: the version of the events you changed.' }),
+  changes: z.array(eventChangeSchema).min(1, 'Give at least one change.').max(10_000, 'At most 10000 changes at once.'),
+});
+
+export const timeseriesUrlResponse = z.object({ url: z.string(), expires_at: z.string() });
+
+export const exportQuery = z.object({
+  table: z.enum(['series', 'events']).default('events'),
+  format: z.enum(['csv', 'xlsx']).default('csv'),
+});
+export const seriesQuery = z.object({ part: z.enum(['values', 'times']).default('values') });
+export const summaryExportQuery = z.object({ format: z.enum(['csv', 'xlsx']).default('csv') });

@@ -1,0 +1,77 @@
+/**
+ * Entry point of an analysis worker thread: runs the one task it is given (decode + count frames, detect
+ * events, parse an imported CSV, make a preview) off the server's event loop, reports progress, and exits.
+ * An `abort` message kills its ffmpeg and ends it.
+ */
+import { readFile } from 'node:fs/promises';
+import { parentPort, workerData } from 'node:worker_threads';
+import { ProcessError } from '../../../adapters/media/run-process.js';
+import { parseTimeseriesCsv } from '../timeseries-csv.js';
+import { detectEvents, sampleTime } from './events.js';
+import { freezingSummary } from './freezing.js';
+import { analyseFrameRange } from './movement.js';
+import { runPreview } from './preview.js';
+import { writeSeriesCsv } from './series-csv.js';
+import type { DetectResult, WorkerMessage, WorkerTask } from './tasks.js';
+
+const port = parentPort;
+if (!port) throw new Error('analysis.worker must run in a worker thread');
+
+const controller = new AbortController();
+port.on('message', (message: { type: string }) => {
+  if (message.type === 'abort') controller.abort();
+});
+
+function send(message: WorkerMessage, transfer: ArrayBuffer[] = []) {
+  port?.postMessage(message, transfer);
+}
+
+async function detect(task: Extract<WorkerTask, { kind: 'detect' }>): Promise<DetectResult> {
+  const { series } = task;
+  const detected = detectEvents(series, task.events);
+  const eventTimes = Float64Array.from(detected.onsets, (i) => sampleTime(series, i));
+  let validSamples = 0;
+  for (let i = 0; i < series.values.length; i++) if (!Number.isNaN(series.values[i])) validSamples++;
+  const freezing = task.freezing && !series.times ? freezingSummary(series.values, series.fps, task.freezing) : null;
+  if (task.csvPath) await writeSeriesCsv(task.csvPath, series);
+  return { threshold: detected.threshold, noiseTop: detected.noiseTop, eventTimes, freezing, validSamples };
+}
+
+async function run(task: WorkerTask): Promise<{ result: unknown; transfer: ArrayBuffer[] }> {
+  switch (task.kind) {
+    case 'frames': {
+      const { values } = await analyseFrameRange(task, {
+        signal: controller.signal,
+        onSpawn: (pid) => send({ type: 'spawned', pid }),
+        onProgress: (framesDone) => send({ type: 'progress', framesDone }),
+      });
+      return { result: { values }, transfer: [values.buffer as ArrayBuffer] };
+    }
+    case 'detect': {
+      const result = await detect(task);
+      return { result, transfer: [result.eventTimes.buffer as ArrayBuffer] };
+    }
+    case 'import': {
+      const text = (await readFile(task.path, 'utf8')).replace(/^\uFEFF/, '');
+      return { result: parseTimeseriesCsv(text), transfer: [] };
+    }
+    case 'preview': {
+      const result = await runPreview(task, controller.signal);
+      return { result, transfer: [] };
+    }
+  }
+}
+
+run(workerData as WorkerTask).then(
+  ({ result, transfer }) => send({ type: 'done', result }, transfer),
+  (error: unknown) => {
+    const failure = error instanceof Error ? error : new Error(String(error));
+    send({
+      type: 'failed',
+      message: failure.message,
+      name: failure.name,
+      exitCode: failure instanceof ProcessError ? failure.exitCode : null,
+      stderrTail: failure instanceof ProcessError ? failure.stderrTail : '',
+    });
+  },
+);

@@ -1,0 +1,191 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { type DecodeSource, type DecodeWindow, FrameAssembler, grayDecodeArgs, needsRangeMapping } from './decode.js';
+
+const source = (overrides: Partial<DecodeSource> = {}): DecodeSource => ({
+  path: '/videos/mouse.mp4',
+  fps: 30,
+  width: 640,
+  height: 480,
+  pixelFormat: 'yuv420p',
+  fullRange: false,
+  startTime: 0,
+  ...overrides,
+});
+
+const wholePicture = { x: 0, y: 0, width: 640, height: 480 };
+const window = (overrides: Partial<DecodeWindow> = {}): DecodeWindow => ({
+  startFrame: 0,
+  frames: null,
+  crop: wholePicture,
+  ...overrides,
+});
+
+/** The value following `flag`, or undefined when the flag is absent. */
+const argAfter = (args: string[], flag: string) => {
+  const at = args.indexOf(flag);
+  return at === -1 ? undefined : args[at + 1];
+};
+
+describe('grayDecodeArgs', () => {
+  it('does not seek from frame 0 and writes raw gray to stdout', () => {
+    const args = grayDecodeArgs(source(), window());
+    expect(args).not.toContain('-ss');
+    expect(args).not.toContain('-copyts');
+    expect(argAfter(args, '-i')).toBe('/videos/mouse.mp4');
+    expect(argAfter(args, '-map')).toBe('0:v:0');
+    expect(argAfter(args, '-vf')).toBe('extractplanes=y');
+    expect(argAfter(args, '-vsync')).toBe('passthrough');
+    expect(args).not.toContain('-frames:v');
+    expect(args.slice(-5)).toEqual(['-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1']);
+  });
+
+  it('seeks one frame before half a frame ahead of frame n and selects from half a frame before it', () => {
+    // Frame 90 at 30 fps is at 3 s: keep frames from 2.983333 s; seek to 2.95 s; timestamps start at 1.5 s.
+    const args = grayDecodeArgs(source({ startTime: 1.5 }), window({ startFrame: 90 }));
+    expect(args).toContain('-copyts');
+    expect(argAfter(args, '-ss')).toBe('2.950000');
+    expect(args.indexOf('-ss')).toBeLessThan(args.indexOf('-i'));
+    expect(argAfter(args, '-vf')).toBe("select='gte(t,4.483333)',extractplanes=y");
+  });
+
+  it('never seeks before 0 s for the first frames', () => {
+    const args = grayDecodeArgs(source(), window({ startFrame: 1 }));
+    expect(argAfter(args, '-ss')).toBe('0.000000');
+    expect(argAfter(args, '-vf')).toBe("select='gte(t,0.016667)',extractplanes=y");
+  });
+
+  it('takes the luma plane of 8-bit planar YUV and converts anything else to gray', () => {
+    for (const pixelFormat of ['yuv420p', 'yuvj422p', 'yuv444p', 'yuvj420p']) {
+      expect(argAfter(grayDecodeArgs(source({ pixelFormat }), window()), '-vf')).toBe('extractplanes=y');
+    }
+    for (const pixelFormat of ['rgb24', 'yuv420p10le', 'nv12', 'gray']) {
+      expect(argAfter(grayDecodeArgs(source({ pixelFormat }), window()), '-vf')).toBe('format=gray');
+    }
+  });
+
+  it('crops exactly only when the crop is not the whole picture', () => {
+    const crop = { x: 9, y: 19, width: 32, height: 44 };
+    expect(argAfter(grayDecodeArgs(source(), window({ crop })), '-vf')).toBe('extractplanes=y,crop=32:44:9:19:exact=1');
+    expect(argAfter(grayDecodeArgs(source({ pixelFormat: 'rgb24' }), window({ crop, startFrame: 3 })), '-vf')).toBe(
+      "select='gte(t,0.083333)',format=gray,crop=32:44:9:19:exact=1",
+    );
+    // A crop at the origin but smaller, or the full size but moved, is still a crop.
+    expect(argAfter(grayDecodeArgs(source(), window({ crop: { ...wholePicture, width: 639 } })), '-vf')).toContain(
+      'crop=639:480:0:0',
+    );
+    expect(argAfter(grayDecodeArgs(source(), window({ crop: { ...wholePicture, y: 1 } })), '-vf')).toContain('crop=');
+  });
+
+  it('limits the frame count only when one is given, and passes the thread count', () => {
+    expect(argAfter(grayDecodeArgs(source(), window({ frames: 250 })), '-frames:v')).toBe('250');
+    expect(argAfter(grayDecodeArgs(source(), window({ frames: 0 })), '-frames:v')).toBe('0');
+    expect(argAfter(grayDecodeArgs(source(), window({ threads: 2 })), '-threads')).toBe('2');
+    expect(grayDecodeArgs(source(), window())).not.toContain('-threads');
+  });
+
+  it('places the seek and select at the right times for any start frame and frame rate', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.constantFrom(1, 10, 24, 25, 29.97, 30000 / 1001, 30, 60, 120),
+        fc.double({ min: 0, max: 100, noNaN: true }),
+        (startFrame, fps, startTime) => {
+          const args = grayDecodeArgs(source({ fps, startTime }), window({ startFrame }));
+          const seek = Number(argAfter(args, '-ss'));
+          const expectedSeek = Math.max(0, (startFrame - 0.5) / fps - 1 / fps);
+          expect(Math.abs(seek - expectedSeek)).toBeLessThanOrEqual(5e-7);
+          const select = /^select='gte\(t,([0-9.]+)\)',extractplanes=y$/.exec(argAfter(args, '-vf') ?? '');
+          expect(select).not.toBeNull();
+          const selectFrom = Number(select![1]);
+          expect(Math.abs(selectFrom - (startTime + (startFrame - 0.5) / fps))).toBeLessThanOrEqual(5e-7);
+          // Frame n − 1 falls before the select's time and frame n after it, by more than the rounding.
+          expect(startTime + (startFrame - 1) / fps).toBeLessThan(selectFrom);
+          expect(startTime + startFrame / fps).toBeGreaterThan(selectFrom);
+          // The seek lands at least half a frame before the first frame kept.
+          expect(seek).toBeLessThanOrEqual(selectFrom - startTime);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('needsRangeMapping', () => {
+  it('maps limited-range planar luma only', () => {
+    expect(needsRangeMapping({ pixelFormat: 'yuv420p', fullRange: false })).toBe(true);
+    expect(needsRangeMapping({ pixelFormat: 'yuv422p', fullRange: false })).toBe(true);
+    expect(needsRangeMapping({ pixelFormat: 'yuv420p', fullRange: true })).toBe(false);
+    expect(needsRangeMapping({ pixelFormat: 'yuvj420p', fullRange: true })).toBe(false);
+    // ffmpeg's conversion to gray already yields full range for formats it converts.
+    expect(needsRangeMapping({ pixelFormat: 'rgb24', fullRange: false })).toBe(false);
+    expect(needsRangeMapping({ pixelFormat: 'yuv420p10le', fullRange: false })).toBe(false);
+  });
+});
+
+describe('FrameAssembler', () => {
+  /** A byte stream, a frame size and random cut points splitting the stream into chunks (empty ones too). */
+  const streamArbitrary = fc
+    .record({ frameBytes: fc.integer({ min: 1, max: 40 }), length: fc.integer({ min: 0, max: 400 }) })
+    .chain(({ frameBytes, length }) =>
+      fc.record({
+        frameBytes: fc.constant(frameBytes),
+        stream: fc.uint8Array({ minLength: length, maxLength: length }),
+        cuts: fc.array(fc.integer({ min: 0, max: length }), { maxLength: 30 }).map((c) => c.sort((a, b) => a - b)),
+        withLut: fc.boolean(),
+      }),
+    );
+
+  const reverseLut = Uint8Array.from({ length: 256 }, (_, v) => 255 - v);
+
+  it('cuts any chunking of a stream into the same frames as slicing it, with and without a LUT', () => {
+    fc.assert(
+      fc.property(streamArbitrary, ({ frameBytes, stream, cuts, withLut }) => {
+        const frames: number[][] = [];
+        const indices: number[] = [];
+        const assembler = new FrameAssembler(
+          frameBytes,
+          (frame, index) => {
+            expect(frame.length).toBe(frameBytes);
+            frames.push([...frame]);
+            indices.push(index);
+          },
+          withLut ? reverseLut : null,
+        );
+        let from = 0;
+        for (const cut of [...cuts, stream.length]) {
+          assembler.push(stream.subarray(from, cut));
+          from = cut;
+        }
+        const expected: number[][] = [];
+        for (let start = 0; start + frameBytes <= stream.length; start += frameBytes) {
+          const slice = [...stream.subarray(start, start + frameBytes)];
+          expected.push(withLut ? slice.map((v) => 255 - v) : slice);
+        }
+        expect(frames).toEqual(expected);
+        expect(indices).toEqual(expected.map((_, i) => i));
+        expect(assembler.framesOut).toBe(expected.length);
+        expect(assembler.leftoverBytes).toBe(stream.length - expected.length * frameBytes);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('reports the bytes of an unfinished last frame', () => {
+    const frames: number[][] = [];
+    const assembler = new FrameAssembler(4, (frame) => frames.push([...frame]));
+    expect(assembler.leftoverBytes).toBe(0);
+    assembler.push(Uint8Array.from([1, 2, 3]));
+    expect(assembler.leftoverBytes).toBe(3);
+    expect(frames).toEqual([]);
+    assembler.push(Uint8Array.from([4, 5, 6, 7, 8, 9]));
+    expect(frames).toEqual([
+      [1, 2, 3, 4],
+      [5, 6, 7, 8],
+    ]);
+    expect(assembler.leftoverBytes).toBe(1);
+    assembler.push(Uint8Array.from([10, 11, 12]));
+    expect(assembler.leftoverBytes).toBe(0);
+    expect(frames).toHaveLength(3);
+  });
+});

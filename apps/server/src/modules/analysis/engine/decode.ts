@@ -1,0 +1,135 @@
+/**
+ * ffmpeg decoding to raw 8-bit gray frames on a pipe, and the pure pieces around it (arguments, frame
+ * assembly). ffmpeg decodes with its own threads; the analysis reads the frames in a worker thread.
+ */
+import type { Rect } from './intensity.js';
+
+/** What the decoder must know about the video (from ffprobe, kept with the run). */
+export interface DecodeSource {
+  path: string;
+  fps: number;
+  width: number;
+  height: number;
+  pixelFormat: string;
+  fullRange: boolean;
+  /** Time of the first frame (ffprobe's start_time); frame n is at startTime + n / fps. */
+  startTime: number;
+}
+
+/** 8-bit planar YUV formats whose first plane is the luma we want, ready to take without colour conversion. */
+const PLANAR_YUV_8BIT = new Set([
+  'yuv420p',
+  'yuv422p',
+  'yuv444p',
+  'yuv440p',
+  'yuv411p',
+  'yuv410p',
+  'yuvj420p',
+  'yuvj422p',
+  'yuvj444p',
+  'yuvj440p',
+  'yuvj411p',
+]);
+
+/**
+ * Whether ffmpeg's Y plane is taken as is (`extractplanes=y`, the fast path: the analysis maps limited-range
+ * luma to 0–255 itself) or ffmpeg converts to gray (any other pixel format, already full range).
+ */
+export function readsLumaPlane(source: Pick<DecodeSource, 'pixelFormat'>): boolean {
+  return PLANAR_YUV_8BIT.has(source.pixelFormat);
+}
+
+/** Whether the analysis must map the decoded bytes from limited (16–235) to full range. */
+export function needsRangeMapping(source: Pick<DecodeSource, 'pixelFormat' | 'fullRange'>): boolean {
+  return readsLumaPlane(source) && !source.fullRange;
+}
+
+export interface DecodeWindow {
+  /** First frame to output. */
+  startFrame: number;
+  /** Frames to output; null = to the end of the stream. */
+  frames: number | null;
+  /** Part of the picture to output (the whole picture when it covers it). */
+  crop: Rect;
+  /** ffmpeg decoding threads (0 = ffmpeg's choice). */
+  threads?: number;
+}
+
+/**
+ * ffmpeg arguments that write frames [startFrame, startFrame + frames) of the first video stream to stdout as
+ * raw gray bytes, `crop.width × crop.height` per frame.
+ *
+ * Seeking: `-ss` before `-i` jumps to the keyframe before the time and decodes from there. How exactly ffmpeg
+ * then trims to the time differs by container (AVI keeps a frame that merely overlaps it), so the seek aims
+ * a frame early and a `select` on the original timestamps (`-copyts`) keeps frames from half a frame before
+ * frame n's time: exactly frame n on. Tests compare segmented runs with single passes value for value, for
+ * H.264 with B-frames and for MJPEG AVI. `passthrough` keeps ffmpeg from duplicating or dropping frames.
+ */
+export function grayDecodeArgs(source: DecodeSource, window: DecodeWindow): string[] {
+  const args = ['-hide_banner', '-nostdin', '-v', 'error'];
+  if (window.threads !== undefined) args.push('-threads', String(window.threads));
+  const filters: string[] = [];
+  if (window.startFrame > 0) {
+    // -ss counts from the start of the file; with -copyts the filter sees the container's own timestamps.
+    const from = (window.startFrame - 0.5) / source.fps;
+    args.push('-copyts', '-ss', Math.max(0, from - 1 / source.fps).toFixed(6));
+    filters.push(`select='gte(t,${(source.startTime + from).toFixed(6)})'`);
+  }
+  args.push('-i', source.path, '-map', '0:v:0', '-an', '-sn', '-dn');
+  filters.push(readsLumaPlane(source) ? 'extractplanes=y' : 'format=gray');
+  const { crop } = window;
+  if (crop.x !== 0 || crop.y !== 0 || crop.width !== source.width || crop.height !== source.height) {
+    filters.push(`crop=${crop.width}:${crop.height}:${crop.x}:${crop.y}:exact=1`);
+  }
+  args.push('-vf', filters.join(','), '-vsync', 'passthrough');
+  if (window.frames !== null) args.push('-frames:v', String(window.frames));
+  args.push('-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1');
+  return args;
+}
+
+/**
+ * Cuts a byte stream into frames of `frameBytes`, calling `onFrame` with one reused buffer per frame (copy it
+ * to keep it). Chunks arrive in any size; at most one frame is buffered.
+ */
+export class FrameAssembler {
+  private readonly frame: Uint8Array;
+  private filled = 0;
+  framesOut = 0;
+
+  constructor(
+    readonly frameBytes: number,
+    private readonly onFrame: (frame: Uint8Array, index: number) => void,
+    private readonly lut: Uint8Array | null = null,
+    /** Assemble straight into this buffer (the counter's own), instead of a new one. */
+    target?: Uint8Array,
+  ) {
+    this.frame = target ?? new Uint8Array(frameBytes);
+  }
+
+  push(chunk: Uint8Array): void {
+    let offset = 0;
+    while (offset < chunk.length) {
+      const take = Math.min(this.frameBytes - this.filled, chunk.length - offset);
+      const part = chunk.subarray(offset, offset + take);
+      if (this.lut) {
+        const lut = this.lut;
+        const target = this.frame;
+        let j = this.filled;
+        for (let i = 0; i < part.length; i++) target[j++] = lut[part[i]!]!;
+      } else {
+        this.frame.set(part, this.filled);
+      }
+      this.filled += take;
+      offset += take;
+      if (this.filled === this.frameBytes) {
+        this.filled = 0;
+        this.onFrame(this.frame, this.framesOut++);
+      }
+    }
+  }
+
+  /** Bytes of an unfinished last frame (a stream that ended mid-frame), 0 when the stream ended cleanly. */
+  get leftoverBytes(): number {
+    return this.filled;
+  }
+}

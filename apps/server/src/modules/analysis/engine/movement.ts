@@ -1,0 +1,145 @@
+/**
+ * Movement detection over a range of frames: ffmpeg decodes gray frames on a pipe, `IntensityCounter` counts
+ * changed pixels per frame. Runs wherever it is called — the job system calls it inside a worker thread.
+ */
+import { spawn } from 'node:child_process';
+import { ProcessError } from '../../../adapters/media/run-process.js';
+import { type DecodeSource, FrameAssembler, grayDecodeArgs, needsRangeMapping } from './decode.js';
+import { IntensityCounter, type IntensityParameters, type Rect } from './intensity.js';
+import { bypassCursor, decodeCrop, roiCursor, roiInCrop, type TimedRoi } from './plan.js';
+
+export interface MovementParameters extends IntensityParameters {
+  rois: TimedRoi[];
+  bypass_ranges: [number, number][];
+}
+
+export interface FrameRangeTask {
+  ffmpeg: string;
+  source: DecodeSource;
+  parameters: MovementParameters;
+  /** First frame whose value is wanted. */
+  startFrame: number;
+  /** One past the last frame wanted; null = to the end of the video. */
+  endFrame: number | null;
+  /** Decode the whole picture instead of the ROIs' bounding box (the preview draws on it). */
+  wholePicture?: boolean;
+  /** ffmpeg decoding threads per process (0 = ffmpeg's choice). */
+  threads?: number;
+}
+
+export interface FrameRangeHooks {
+  signal?: AbortSignal;
+  /** Frames finished so far; called at most every `progressIntervalMs`. */
+  onProgress?: (framesDone: number) => void;
+  progressIntervalMs?: number;
+  /** The ffmpeg process id, so a supervisor can kill it even if this thread is stuck. */
+  onSpawn?: (pid: number) => void;
+  /** Called for the last frame with the crop's pixels and the changed mask (preview pictures). */
+  keepLastFrame?: boolean;
+}
+
+export interface FrameRangeResult {
+  /** values[i] is frame startFrame + i: changed pixels, or NaN in a bypass range. */
+  values: Float64Array;
+  crop: Rect;
+  /** The last frame (crop pixels, full range) and its changed mask, when asked for. */
+  lastFrame?: { pixels: Uint8Array; mask: { roi: Rect; mask: Uint8Array } | null };
+}
+
+const STDERR_TAIL_BYTES = 4096;
+
+/**
+ * Values for frames [startFrame, endFrame). A range starting after frame 0 decodes one frame earlier, so its
+ * first value compares with the real previous frame: cut a video anywhere and the values are the same.
+ */
+export function analyseFrameRange(task: FrameRangeTask, hooks: FrameRangeHooks = {}): Promise<FrameRangeResult> {
+  const { source, parameters } = task;
+  const crop = task.wholePicture
+    ? { x: 0, y: 0, width: source.width, height: source.height }
+    : decodeCrop(parameters.rois, source.width, source.height);
+  const cropRois = parameters.rois.map((roi) => roiInCrop(roi, crop));
+  const wholeCrop = roiInCrop(undefined, crop);
+  const decodeFrom = task.startFrame > 0 ? task.startFrame - 1 : 0;
+  const frameLimit = task.endFrame === null ? null : task.endFrame - decodeFrom;
+  const args = grayDecodeArgs(source, { startFrame: decodeFrom, frames: frameLimit, crop, threads: task.threads });
+
+  const counter = new IntensityCounter(crop.width, crop.height, parameters, needsRangeMapping(source));
+  const activeRoi = roiCursor(parameters.rois, source.fps);
+  const bypassed = bypassCursor(parameters.bypass_ranges, source.fps);
+  let values = new Float64Array(Math.max(1, frameLimit ?? 1024));
+  let produced = 0;
+  let lastPixels: Uint8Array | undefined;
+
+  const onFrame = (frame: Uint8Array, decodedIndex: number) => {
+    const frameNumber = decodeFrom + decodedIndex;
+    const isLead = frameNumber < task.startFrame;
+    const skip = isLead || bypassed(frameNumber);
+    const roiIndex = activeRoi(frameNumber);
+    const roi = roiIndex === -1 ? wholeCrop : cropRois[roiIndex]!;
+    // The window may end early (a probe that overcounted frames), so every frame is kept until the last.
+    const keep = hooks.keepLastFrame === true;
+    const count = counter.push(frame, skip ? null : roi, keep);
+    // After push the counter's frame holds full-range pixels.
+    if (keep) lastPixels = counter.frame.slice();
+    if (isLead) return;
+    if (produced === values.length) {
+      const grown = new Float64Array(values.length * 2);
+      grown.set(values);
+      values = grown;
+    }
+    values[produced++] = skip ? Number.NaN : count;
+  };
+  // Frames land straight in the counter's buffer; it maps limited-range luma itself.
+  const assembler = new FrameAssembler(crop.width * crop.height, onFrame, null, counter.frame);
+
+  return new Promise((resolve, reject) => {
+    if (hooks.signal?.aborted) {
+      reject(new ProcessError('ffmpeg was cancelled', null, ''));
+      return;
+    }
+    const child = spawn(task.ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    if (child.pid !== undefined) hooks.onSpawn?.(child.pid);
+    let stderr = '';
+    let failure: Error | undefined;
+    let lastProgress = Date.now();
+    const interval = hooks.progressIntervalMs ?? 250;
+    const onAbort = () => {
+      failure ??= new ProcessError('ffmpeg was cancelled', null, '');
+      child.kill('SIGKILL');
+    };
+    hooks.signal?.addEventListener('abort', onAbort, { once: true });
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (failure) return;
+      try {
+        assembler.push(chunk);
+      } catch (error) {
+        failure = error as Error;
+        child.kill('SIGKILL');
+        return;
+      }
+      const now = Date.now();
+      if (hooks.onProgress && now - lastProgress >= interval) {
+        lastProgress = now;
+        hooks.onProgress(produced);
+      }
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES);
+    });
+    child.on('error', (error) => {
+      failure ??= new ProcessError(`ffmpeg could not start: ${error.message}`, null, '');
+    });
+    child.on('close', (code) => {
+      hooks.signal?.removeEventListener('abort', onAbort);
+      if (failure) return reject(failure);
+      if (code !== 0) return reject(new ProcessError(`ffmpeg exited with code ${code}`, code, stderr.trim()));
+      if (assembler.leftoverBytes !== 0) {
+        return reject(new ProcessError('ffmpeg ended in the middle of a frame', code, stderr.trim()));
+      }
+      hooks.onProgress?.(produced);
+      const result: FrameRangeResult = { values: values.slice(0, produced), crop };
+      if (hooks.keepLastFrame && lastPixels) result.lastFrame = { pixels: lastPixels, mask: counter.lastMask() };
+      resolve(result);
+    });
+  });
+}

@@ -1,0 +1,106 @@
+/**
+ * Runs one analysis task in a fresh worker thread, so no heavy loop ever runs on the server's event loop.
+ * Cancelling (the signal) asks the thread to stop, kills its ffmpeg by pid, and terminates the thread if it
+ * has not ended within half a second: a revoked run's processes are gone within a second.
+ */
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { ProcessError } from '../../../adapters/media/run-process.js';
+import type { TaskResults, WorkerMessage, WorkerTask } from './tasks.js';
+
+/**
+ * In the built server the worker is its own bundle beside main.js. From source (tests, tsx) it is TypeScript:
+ * a small bootstrap registers tsx in the thread, then imports it.
+ */
+function startWorker(task: WorkerTask): Worker {
+  if (!import.meta.url.endsWith('.ts')) {
+    return new Worker(new URL('./analysis-worker.js', import.meta.url), { workerData: task });
+  }
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href.replace(/\.cjs$/, '.mjs');
+  const entry = new URL('./analysis.worker.ts', import.meta.url).href;
+  const bootstrap = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(entry)}); });`;
+  return new Worker(bootstrap, { eval: true, workerData: task });
+}
+
+let running = 0;
+/** Worker threads alive in this process (tests check that a revoke leaves none). */
+export function runningAnalysisWorkers(): number {
+  return running;
+}
+
+export class TaskCancelledError extends Error {
+  override readonly name = 'TaskCancelledError';
+}
+
+export function runTask<Kind extends WorkerTask['kind']>(
+  task: Extract<WorkerTask, { kind: Kind }>,
+  options: { signal?: AbortSignal; onProgress?: (framesDone: number) => void } = {},
+): Promise<TaskResults[Kind]> {
+  return new Promise((resolve, reject) => {
+    if (options.signal?.aborted) {
+      reject(new TaskCancelledError('The task was cancelled.'));
+      return;
+    }
+    const worker = startWorker(task);
+    running++;
+    let ffmpegPid: number | undefined;
+    let settled = false;
+    let killTimer: NodeJS.Timeout | undefined;
+
+    const settle = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      options.signal?.removeEventListener('abort', onAbort);
+      outcome();
+    };
+    const onAbort = () => {
+      worker.postMessage({ type: 'abort' });
+      if (ffmpegPid !== undefined) killQuietly(ffmpegPid);
+      killTimer = setTimeout(() => void worker.terminate(), 500);
+      settle(() => reject(new TaskCancelledError('The task was cancelled.')));
+    };
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+
+    worker.on('message', (message: WorkerMessage) => {
+      switch (message.type) {
+        case 'progress':
+          if (!settled) options.onProgress?.(message.framesDone);
+          break;
+        case 'spawned':
+          ffmpegPid = message.pid;
+          break;
+        case 'done':
+          // The thread answers only after its ffmpeg has closed; its pid may now belong to someone else.
+          ffmpegPid = undefined;
+          settle(() => resolve(message.result as TaskResults[Kind]));
+          break;
+        case 'failed': {
+          ffmpegPid = undefined;
+          const error =
+            message.name === 'ProcessError'
+              ? new ProcessError(message.message, message.exitCode, message.stderrTail)
+              : new Error(message.message);
+          settle(() => reject(error));
+          break;
+        }
+      }
+    });
+    worker.on('error', (error) => settle(() => reject(error)));
+    worker.on('exit', (code) => {
+      running--;
+      if (killTimer) clearTimeout(killTimer);
+      // A thread that died without answering (out of memory, killed) must not leave its ffmpeg behind.
+      if (ffmpegPid !== undefined) killQuietly(ffmpegPid);
+      settle(() => reject(new Error(`The analysis worker stopped unexpectedly (exit code ${code}).`)));
+    });
+  });
+}
+
+function killQuietly(pid: number) {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}

@@ -1,0 +1,169 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { eq } from 'drizzle-orm';
+import type { InjectOptions } from 'fastify';
+import { analyses, analysisEvents, videos } from '../src/db/schema.js';
+import { analysisStoragePrefix } from '../src/modules/analysis/analysis.runs.js';
+import { videoKeys, videoStoragePrefix } from '../src/modules/videos/video.lookup.js';
+import type { Endpoint, Fixture } from './access-matrix.types.js';
+import { analysisFixtures, JUMPS_FIXTURE } from './fixtures/videos.js';
+
+const json = (method: InjectOptions['method'], url: string, payload?: object): InjectOptions => ({
+  method,
+  url,
+  ...(payload ? { payload } : {}),
+});
+const analysisUrl = (f: Fixture) =>
+  `/api/projects/${f.projectUuid}/subjects/${f.subjectUuid}/videos/${f.videoUuid}/analysis/`;
+const runUrl = (f: Fixture) => `${analysisUrl(f)}${f.analysisUuid}/`;
+
+/**
+ * A ready video (the real jumps fixture, so previews decode) with one run of the given status; a succeeded run
+ * has its stored series and two events.
+ */
+function withRun(status: 'succeeded' | 'queued'): Endpoint['prepare'] {
+  return async (t, fixture, owner) => {
+    const J = JUMPS_FIXTURE;
+    const videoUuid = randomUUID();
+    const prefix = videoStoragePrefix(fixture.projectUuid, fixture.subjectUuid, videoUuid);
+    const originalKey = videoKeys(prefix, '.mp4').original;
+    await t.ctx.storage.write(originalKey, readFileSync(analysisFixtures().jumpsMp4));
+    await t.ctx.db.insert(videos).values({
+      videoUuid,
+      projectUuid: fixture.projectUuid,
+      subjectUuid: fixture.subjectUuid,
+      name: 'Matrix video',
+      originalFilename: 'jumps.mp4',
+      status: 'ready',
+      originalKey,
+      fps: J.fps,
+      frameCount: J.frames,
+      durationS: J.seconds,
+      width: J.width,
+      height: J.height,
+      pixelFormat: 'yuv420p',
+      fullRange: false,
+      startTime: 0,
+    });
+    const [run] = await t.ctx.db
+      .insert(analyses)
+      .values({
+        projectUuid: fixture.projectUuid,
+        subjectUuid: fixture.subjectUuid,
+        videoUuid,
+        kind: 'movement_detection',
+        parameters: {},
+        status,
+        softwareVersion: 'matrix',
+        source: { fps: J.fps },
+        createdById: owner.id,
+      })
+      .returning();
+    if (status === 'succeeded') {
+      const runPrefix = analysisStoragePrefix(run!);
+      const values = Float64Array.from({ length: J.frames }, (_, i) => (i % 30 === 0 ? 100 : 0));
+      await t.ctx.storage.write(`${runPrefix}series.f64`, Buffer.from(values.buffer));
+      await t.ctx.storage.write(`${runPrefix}series.csv`, Buffer.from('frame,time_s,value\n0,0,0\n'));
+      await t.ctx.db
+        .update(analyses)
+        .set({ seriesKey: `${runPrefix}series.f64`, seriesCsvKey: `${runPrefix}series.csv`, sampleCount: J.frames })
+        .where(eqRun(run!.analysisUuid));
+      await t.ctx.db.insert(analysisEvents).values([
+        { analysisUuid: run!.analysisUuid, id: 1, time: 1, originalTime: 1 },
+        { analysisUuid: run!.analysisUuid, id: 2, time: 2, originalTime: 2 },
+      ]);
+    }
+    fixture.videoUuid = videoUuid;
+    fixture.analysisUuid = run!.analysisUuid;
+  };
+}
+
+const eqRun = (uuid: string) => eq(analyses.analysisUuid, uuid);
+
+function csvForm(content: string): Pick<InjectOptions, 'payload' | 'headers'> {
+  const boundary = `----matrix${randomUUID().replace(/-/g, '')}`;
+  return {
+    payload: `--${boundary}\r\nContent-Disposition: form-data; name="timeseries"; filename="s.csv"\r\nContent-Type: text/csv\r\n\r\n${content}\r\n--${boundary}--\r\n`,
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+/** Analysis endpoints of the access matrix. */
+export const accessMatrixAnalysisEndpoints: Endpoint[] = [
+  {
+    name: 'GET project analysis list',
+    minimum: 'viewer',
+    request: (f) => json('GET', `/api/projects/${f.projectUuid}/analysis/`),
+  },
+  {
+    name: 'GET project analysis summary export',
+    minimum: 'viewer',
+    prepare: withRun('succeeded'),
+    request: (f) => json('GET', `/api/projects/${f.projectUuid}/analysis/export/?format=csv`),
+  },
+  {
+    name: 'POST analysis (create)',
+    minimum: 'member',
+    prepare: withRun('succeeded'),
+    request: (f) => json('POST', analysisUrl(f), { kind: 'movement_detection', parameters: {} }),
+  },
+  {
+    name: 'POST analysis/create-preview',
+    minimum: 'member',
+    prepare: withRun('succeeded'),
+    request: (f) => json('POST', `${analysisUrl(f)}create-preview/`, { parameters: {}, start_s: 1, length_s: 0.5 }),
+  },
+  {
+    name: 'POST analysis/import_timeseries',
+    minimum: 'member',
+    prepare: withRun('succeeded'),
+    request: (f) => ({ method: 'POST', url: `${analysisUrl(f)}import_timeseries/`, ...csvForm('value\n1\n5\n1\n') }),
+  },
+  {
+    name: 'GET analysis/retrieve-events',
+    minimum: 'viewer',
+    prepare: withRun('succeeded'),
+    request: (f) => json('GET', `${analysisUrl(f)}retrieve-events/?analysis_uuid=${f.analysisUuid}`),
+  },
+  {
+    name: 'POST analysis/update-events',
+    minimum: 'member',
+    prepare: withRun('succeeded'),
+    request: (f) =>
+      json('POST', `${analysisUrl(f)}update-events/`, {
+        analysis_uuid: f.analysisUuid,
+        version: 0,
+        changes: [{ action: 'flag', id: 1 }],
+      }),
+  },
+  {
+    name: 'GET analysis/retrieve-timeseries-url',
+    minimum: 'viewer',
+    prepare: withRun('succeeded'),
+    request: (f) => json('GET', `${analysisUrl(f)}retrieve-timeseries-url/?analysis_uuid=${f.analysisUuid}`),
+  },
+  {
+    name: 'GET analysis run',
+    minimum: 'viewer',
+    prepare: withRun('succeeded'),
+    request: (f) => json('GET', runUrl(f)),
+  },
+  {
+    name: 'POST analysis run revoke',
+    minimum: 'member',
+    prepare: withRun('queued'),
+    request: (f) => json('POST', `${runUrl(f)}revoke/`),
+  },
+  {
+    name: 'GET analysis run export',
+    minimum: 'viewer',
+    prepare: withRun('succeeded'),
+    request: (f) => json('GET', `${runUrl(f)}export/?table=events&format=xlsx`),
+  },
+  {
+    name: 'GET analysis run series',
+    minimum: 'viewer',
+    prepare: withRun('succeeded'),
+    request: (f) => json('GET', `${runUrl(f)}series/`),
+  },
+];
