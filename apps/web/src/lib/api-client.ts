@@ -138,7 +138,8 @@ export function refreshTokens(): Promise<boolean> {
   return refreshing;
 }
 
-export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+/** Sends a call with the bearer token, one refresh-and-retry on 401; answers the raw response (any status). */
+export async function apiFetch(path: string, options: RequestOptions = {}): Promise<Response> {
   const method = options.method ?? 'GET';
   const url = buildUrl(path, options.query);
   const auth = options.auth !== false;
@@ -165,9 +166,28 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
       onAuthLost();
     }
   }
+  return response;
+}
+
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const response = await apiFetch(path, options);
   const body = await parseBody(response);
-  if (!response.ok) throw new ApiError(response.status, body, method, url);
+  if (!response.ok) throw new ApiError(response.status, body, options.method ?? 'GET', buildUrl(path, options.query));
   return body as T;
+}
+
+/** A binary answer (a series, an export file) with the same auth rules; errors as ApiError. */
+export async function apiBinary(path: string, options: RequestOptions = {}): Promise<Response> {
+  const response = await apiFetch(path, options);
+  if (!response.ok) {
+    throw new ApiError(
+      response.status,
+      await parseBody(response),
+      options.method ?? 'GET',
+      buildUrl(path, options.query),
+    );
+  }
+  return response;
 }
 
 /** Fetches a file (CSV, JSON output…) by URL; failures read 'GET {url} → {status}'. */

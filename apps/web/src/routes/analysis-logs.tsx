@@ -1,17 +1,7 @@
-import { ClipboardList } from 'lucide-react';
-import { ToolPlaceholder } from '@/features/tools/tool-placeholder';
+import { AnalysisLogsPage } from '@/features/analysis-logs/components/analysis-logs-page';
+import { useProjectUuid } from './guards';
 
 export function Component() {
-  return (
-    <ToolPlaceholder
-      title="Analysis Logs"
-      icon={ClipboardList}
-      description="Every analysis run of the project, with its parameters, status and results."
-      points={[
-        'Follow queued and running analyses live',
-        'Reopen parameters of past runs',
-        'Export results for statistics',
-      ]}
-    />
-  );
+  const projectUuid = useProjectUuid();
+  return <AnalysisLogsPage key={projectUuid} projectUuid={projectUuid} />;
 }

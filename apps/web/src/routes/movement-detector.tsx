@@ -1,17 +1,7 @@
-import { Activity } from 'lucide-react';
-import { ToolPlaceholder } from '@/features/tools/tool-placeholder';
+import { MovementDetectorPage } from '@/features/movement-detector/components/movement-detector-page';
+import { useProjectUuid } from './guards';
 
 export function Component() {
-  return (
-    <ToolPlaceholder
-      title="Movement Detector"
-      icon={Activity}
-      description="Detect movement inside regions of interest of a video."
-      points={[
-        'Draw time-based regions of interest',
-        'Skip bypass ranges from a CSV',
-        'Preview thresholds before a full run',
-      ]}
-    />
-  );
+  const projectUuid = useProjectUuid();
+  return <MovementDetectorPage key={projectUuid} projectUuid={projectUuid} />;
 }

@@ -1,17 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import {
-  ArrowDown,
-  ArrowUp,
-  ArrowUpDown,
-  ChevronLeft,
-  ChevronRight,
-  MoreHorizontal,
-  Pencil,
-  Plus,
-  Search,
-  Trash2,
-  Users,
-} from 'lucide-react';
+import { ArrowDown, ArrowUp, ArrowUpDown, MoreHorizontal, Pencil, Plus, Search, Trash2, Users } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { PageContainer, PageHeader } from '@/components/layout/page-header';
@@ -28,16 +16,15 @@ import {
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
 import { Input } from '@/components/ui/input';
-import { NativeSelect } from '@/components/ui/select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { TablePagination } from '@/components/ui/table-pagination';
 import { useActiveProject } from '@/features/projects/hooks/active-project-context';
 import { formatDate } from '@/lib/format';
 import { type Subject, type SubjectOrderingField, subjectQueries } from '../api';
 import { useDeleteSubjects } from '../hooks/use-subject-mutations';
 import { SubjectDialog } from './subject-dialog';
 
-export const PAGE_SIZES = [10, 25, 50, 100] as const;
 const DEFAULT_PAGE_SIZE = 25;
 
 /** Debounces a value so typing in the search box sends one request per pause. */
@@ -86,7 +73,6 @@ export function SubjectsTable({ projectUuid }: { projectUuid: string }) {
   const { data, isLoading, isFetching, isError } = useQuery(subjectQueries.list(projectUuid, listParams));
   const subjects = data?.results ?? [];
   const total = data?.count ?? 0;
-  const pages = Math.max(1, Math.ceil(total / pageSize));
 
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [dialog, setDialog] = useState<{ open: boolean; subject: Subject | null }>({ open: false, subject: null });
@@ -311,50 +297,15 @@ export function SubjectsTable({ projectUuid }: { projectUuid: string }) {
             )}
           </TableBody>
         </Table>
-        <div className="flex flex-col gap-3 border-t px-4 py-3 text-sm sm:flex-row sm:items-center sm:justify-between">
-          <p className="text-muted-foreground" aria-live="polite">
-            {total === 0
-              ? 'No subjects'
-              : `${(page - 1) * pageSize + 1}–${Math.min(page * pageSize, total)} of ${total}`}
-          </p>
-          <div className="flex items-center gap-2">
-            <label htmlFor="subjects-page-size" className="text-muted-foreground">
-              Rows
-            </label>
-            <NativeSelect
-              id="subjects-page-size"
-              value={String(pageSize)}
-              onChange={(e) => update({ page_size: e.target.value, page: null })}
-            >
-              {PAGE_SIZES.map((size) => (
-                <option key={size} value={size}>
-                  {size}
-                </option>
-              ))}
-            </NativeSelect>
-            <Button
-              variant="outline"
-              size="icon-sm"
-              aria-label="Previous page"
-              disabled={page <= 1}
-              onClick={() => update({ page: String(page - 1) })}
-            >
-              <ChevronLeft aria-hidden="true" />
-            </Button>
-            <span className="min-w-16 text-center tabular-nums">
-              {page} / {pages}
-            </span>
-            <Button
-              variant="outline"
-              size="icon-sm"
-              aria-label="Next page"
-              disabled={page >= pages}
-              onClick={() => update({ page: String(page + 1) })}
-            >
-              <ChevronRight aria-hidden="true" />
-            </Button>
-          </div>
-        </div>
+        <TablePagination
+          id="subjects"
+          page={page}
+          pageSize={pageSize}
+          total={total}
+          emptyLabel="No subjects"
+          onPageChange={(next) => update({ page: String(next) })}
+          onPageSizeChange={(size) => update({ page_size: String(size), page: null })}
+        />
       </Card>
 
       <SubjectDialog

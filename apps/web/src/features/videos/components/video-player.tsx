@@ -19,6 +19,54 @@ export function frameAt(time: number, fps: number): number {
   return Math.max(0, Math.floor(time * fps + 1e-6));
 }
 
+/**
+ * The players' keyboard shortcuts: Space/k play or pause, ←/→ (or , and .) step a frame, Shift+←/→ jump a
+ * second, Home goes to the start. Keys typed into the player's own controls are left to them.
+ */
+export function playerKeys(actions: {
+  togglePlay: () => void;
+  step: (frames: number) => void;
+  seek: (seconds: number) => void;
+  now: () => number;
+}) {
+  return (event: KeyboardEvent<HTMLElement>) => {
+    if ((event.target as HTMLElement).closest('select, [role="slider"], button, input')) return;
+    if (event.key === ' ' || event.key === 'k') {
+      event.preventDefault();
+      actions.togglePlay();
+    } else if (event.key === 'ArrowRight' || event.key === '.') {
+      event.preventDefault();
+      if (event.shiftKey) actions.seek(actions.now() + 1);
+      else actions.step(1);
+    } else if (event.key === 'ArrowLeft' || event.key === ',') {
+      event.preventDefault();
+      if (event.shiftKey) actions.seek(actions.now() - 1);
+      else actions.step(-1);
+    } else if (event.key === 'Home') {
+      event.preventDefault();
+      actions.seek(0);
+    }
+  };
+}
+
+/** The playback speed select of the players. */
+export function SpeedSelect({ id, rate, onChange }: { id: string; rate: number; onChange: (rate: number) => void }) {
+  return (
+    <div className="ml-auto flex items-center gap-2">
+      <label htmlFor={id} className="text-muted-foreground text-xs">
+        Speed
+      </label>
+      <NativeSelect id={id} value={String(rate)} onChange={(e) => onChange(Number(e.target.value))}>
+        {PLAYBACK_RATES.map((value) => (
+          <option key={value} value={value}>
+            {value}×
+          </option>
+        ))}
+      </NativeSelect>
+    </div>
+  );
+}
+
 /** A player with play/pause, speed, frame stepping and seeking, all keyboard reachable. */
 export function VideoPlayer({ video }: { video: Video }) {
   const ref = useRef<HTMLVideoElement>(null);
@@ -77,24 +125,7 @@ export function VideoPlayer({ video }: { video: Video }) {
     if (ref.current) ref.current.playbackRate = value;
   };
 
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if ((event.target as HTMLElement).closest('select, [role="slider"], button')) return;
-    if (event.key === ' ' || event.key === 'k') {
-      event.preventDefault();
-      togglePlay();
-    } else if (event.key === 'ArrowRight' || event.key === '.') {
-      event.preventDefault();
-      if (event.shiftKey) seek(time + 1);
-      else step(1);
-    } else if (event.key === 'ArrowLeft' || event.key === ',') {
-      event.preventDefault();
-      if (event.shiftKey) seek(time - 1);
-      else step(-1);
-    } else if (event.key === 'Home') {
-      event.preventDefault();
-      seek(0);
-    }
-  };
+  const onKeyDown = playerKeys({ togglePlay, step, seek, now: () => time });
 
   const frame = frameAt(time, fps);
 
@@ -178,22 +209,7 @@ export function VideoPlayer({ video }: { video: Video }) {
           <span className="hidden text-muted-foreground text-xs tabular-nums sm:inline" data-testid="player-frame">
             frame {frame}
           </span>
-          <div className="ml-auto flex items-center gap-2">
-            <label htmlFor={`rate-${video.video_uuid}`} className="text-muted-foreground text-xs">
-              Speed
-            </label>
-            <NativeSelect
-              id={`rate-${video.video_uuid}`}
-              value={String(rate)}
-              onChange={(e) => changeRate(Number(e.target.value))}
-            >
-              {PLAYBACK_RATES.map((value) => (
-                <option key={value} value={value}>
-                  {value}×
-                </option>
-              ))}
-            </NativeSelect>
-          </div>
+          <SpeedSelect id={`rate-${video.video_uuid}`} rate={rate} onChange={changeRate} />
         </div>
       </div>
     </div>

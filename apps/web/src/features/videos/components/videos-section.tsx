@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { Film, MoreHorizontal, Pencil, PlayCircle, Trash2 } from 'lucide-react';
+import { Activity, Film, MoreHorizontal, Pencil, PlayCircle, Trash2 } from 'lucide-react';
 import { type FormEvent, useEffect, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
@@ -25,6 +25,7 @@ import { Field, fieldAria } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { movementDetectorPath } from '@/features/movement-detector/links';
 import { formatBytes, formatDuration, formatFps, formatResolution } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import { type Video, videoQueries } from '../api';
@@ -239,6 +240,17 @@ export function VideosSection({
                             <DropdownMenuItem onSelect={() => open(video)} disabled={video.status !== 'ready'}>
                               <PlayCircle aria-hidden="true" />
                               Play
+                            </DropdownMenuItem>
+                            <DropdownMenuItem asChild>
+                              <Link
+                                to={movementDetectorPath(projectUuid, {
+                                  subject: subjectUuid,
+                                  video: video.video_uuid,
+                                })}
+                              >
+                                <Activity aria-hidden="true" />
+                                Movement Detector
+                              </Link>
                             </DropdownMenuItem>
                             {!readOnly ? (
                               <>

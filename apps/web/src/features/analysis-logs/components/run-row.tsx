@@ -1,0 +1,202 @@
+import { Ban, ChevronRight, ExternalLink, ListChecks, MoreHorizontal, Pencil, RotateCcw } from 'lucide-react';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { Button } from '@/components/ui/button';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '@/components/ui/dropdown-menu';
+import { TableCell, TableRow } from '@/components/ui/table';
+import { type AnalysisRun, isRunActive } from '@/features/analysis/api';
+import { formatDate, formatDuration } from '@/lib/format';
+import { cn } from '@/lib/utils';
+import { eventDetectionSource, movementDetectorUrl, quickScoreUrl, sameParametersBody } from '../run-actions';
+import { KIND_LABELS, runLabel } from '../run-display';
+import { RunDetails } from './run-details';
+import { RunStatus } from './run-status';
+
+export const RUN_COLUMNS = 9;
+
+export interface RunRowActions {
+  onRevoke: (run: AnalysisRun) => void;
+  onRerun: (run: AnalysisRun) => void;
+  onEditEvents: (run: AnalysisRun) => void;
+}
+
+export function RunRow({
+  run,
+  projectUuid,
+  readOnly,
+  actions,
+}: {
+  run: AnalysisRun;
+  projectUuid: string;
+  readOnly: boolean;
+  actions: RunRowActions;
+}) {
+  const [expanded, setExpanded] = useState(false);
+  const label = runLabel(run);
+  const detailsId = `run-details-${run.analysis_uuid}`;
+  return (
+    <>
+      <TableRow data-testid="run-row" data-run={run.analysis_uuid} data-state={expanded ? 'selected' : undefined}>
+        <TableCell className="w-10 pl-2 sm:pl-4">
+          <Button
+            variant="ghost"
+            size="icon-sm"
+            aria-expanded={expanded}
+            aria-controls={expanded ? detailsId : undefined}
+            aria-label={`${expanded ? 'Hide' : 'Show'} details of ${label}`}
+            onClick={() => setExpanded((e) => !e)}
+          >
+            <ChevronRight className={cn('transition-transform', expanded && 'rotate-90')} aria-hidden="true" />
+          </Button>
+        </TableCell>
+        <TableCell>
+          <div className="max-w-28 whitespace-normal font-medium sm:max-w-none sm:whitespace-nowrap">
+            {KIND_LABELS[run.kind]}
+          </div>
+          {/* Narrow screens fold subject and video in here. */}
+          <div className="max-w-28 truncate text-muted-foreground text-xs sm:max-w-48 md:hidden">
+            {run.subject_name} · {run.video_name}
+          </div>
+        </TableCell>
+        <TableCell className="hidden md:table-cell">
+          <div className="max-w-32 truncate">
+            <Link to={`/projects/${projectUuid}/subjects/${run.subject_uuid}`} className="hover:underline">
+              {run.subject_name}
+            </Link>
+          </div>
+        </TableCell>
+        <TableCell className="hidden md:table-cell">
+          <div className="max-w-44 truncate" title={run.video_name}>
+            {run.video_name}
+          </div>
+        </TableCell>
+        <TableCell>
+          <RunStatus run={run} />
+        </TableCell>
+        <TableCell className="hidden lg:table-cell">
+          <div className="max-w-48 truncate" data-testid="run-by">
+            {run.created_by?.display_name ?? '—'}
+          </div>
+          <div className="whitespace-nowrap text-muted-foreground text-xs" data-testid="run-when">
+            {formatDate(run.created_at)}
+          </div>
+        </TableCell>
+        <TableCell className="hidden text-right tabular-nums xl:table-cell" data-testid="run-duration">
+          {run.duration_s === null ? '—' : formatDuration(run.duration_s)}
+        </TableCell>
+        <TableCell className="hidden text-right tabular-nums sm:table-cell" data-testid="run-events">
+          {run.event_count ?? '—'}
+        </TableCell>
+        <TableCell className="pr-2 sm:pr-4">
+          <div className="flex items-center justify-end gap-1">
+            {/* On phones, Revoke sits in the menu. */}
+            {isRunActive(run) && !readOnly ? (
+              <Button
+                variant="outline"
+                size="sm"
+                className="hidden sm:inline-flex"
+                aria-label={`Revoke ${label}`}
+                onClick={() => actions.onRevoke(run)}
+              >
+                <Ban aria-hidden="true" />
+                Revoke
+              </Button>
+            ) : null}
+            <RunMenu run={run} label={label} readOnly={readOnly} actions={actions} />
+          </div>
+        </TableCell>
+      </TableRow>
+      {expanded ? (
+        <TableRow id={detailsId} className="bg-muted/20 hover:bg-muted/20">
+          <TableCell colSpan={RUN_COLUMNS} className="whitespace-normal px-4 sm:pl-14">
+            <RunDetails run={run} />
+          </TableCell>
+        </TableRow>
+      ) : null}
+    </>
+  );
+}
+
+function RunMenu({
+  run,
+  label,
+  readOnly,
+  actions,
+}: {
+  run: AnalysisRun;
+  label: string;
+  readOnly: boolean;
+  actions: RunRowActions;
+}) {
+  const succeeded = run.status === 'succeeded';
+  const rerun = readOnly ? null : sameParametersBody(run);
+  const editable = !readOnly && (run.kind === 'movement_detection' || eventDetectionSource(run) !== null);
+  const revocable = !readOnly && isRunActive(run);
+  if (!succeeded && !rerun && !editable && !revocable) {
+    return <span className="inline-block size-8" aria-hidden="true" />;
+  }
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <Button variant="ghost" size="icon-sm" aria-label={`Actions for ${label}`}>
+          <MoreHorizontal aria-hidden="true" />
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="end">
+        {succeeded ? (
+          <>
+            <DropdownMenuItem asChild>
+              <Link to={movementDetectorUrl(run)}>
+                <ExternalLink aria-hidden="true" />
+                Open result
+              </Link>
+            </DropdownMenuItem>
+            <DropdownMenuItem asChild>
+              <Link to={quickScoreUrl(run)}>
+                <ListChecks aria-hidden="true" />
+                Quick Score
+              </Link>
+            </DropdownMenuItem>
+          </>
+        ) : null}
+        {succeeded && (rerun || editable) ? <DropdownMenuSeparator /> : null}
+        {rerun ? (
+          <DropdownMenuItem onSelect={() => actions.onRerun(run)}>
+            <RotateCcw aria-hidden="true" />
+            {run.kind === 'timeseries_import' ? 'Detect events again' : 'Re-run with the same parameters'}
+          </DropdownMenuItem>
+        ) : null}
+        {editable ? (
+          run.kind === 'movement_detection' ? (
+            <DropdownMenuItem asChild>
+              <Link to={movementDetectorUrl(run, { edit: true })}>
+                <Pencil aria-hidden="true" />
+                Re-run with edited parameters
+              </Link>
+            </DropdownMenuItem>
+          ) : (
+            <DropdownMenuItem onSelect={() => actions.onEditEvents(run)}>
+              <Pencil aria-hidden="true" />
+              Re-run with edited parameters
+            </DropdownMenuItem>
+          )
+        ) : null}
+        {revocable ? (
+          <>
+            <DropdownMenuSeparator />
+            <DropdownMenuItem variant="destructive" onSelect={() => actions.onRevoke(run)}>
+              <Ban aria-hidden="true" />
+              Revoke
+            </DropdownMenuItem>
+          </>
+        ) : null}
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import {
+  EVENT_DEFAULTS,
+  eventDetectionSource,
+  eventParametersOf,
+  movementDetectorUrl,
+  quickScoreUrl,
+  sameParametersBody,
+} from './run-actions';
+
+const run = (patch: Partial<Parameters<typeof sameParametersBody>[0]> = {}) => ({
+  analysis_uuid: 'run-1',
+  kind: 'movement_detection' as const,
+  status: 'succeeded' as const,
+  parameters: { threshold: 25 },
+  source_analysis_uuid: null,
+  ...patch,
+});
+
+describe('re-runs', () => {
+  it('repeats a movement detection with its parameters, whatever its status', () => {
+    expect(sameParametersBody(run({ status: 'failed' }))).toEqual({
+      kind: 'movement_detection',
+      parameters: { threshold: 25 },
+    });
+  });
+
+  it('repeats an event detection on the series it read', () => {
+    const events = run({ kind: 'event_detection', source_analysis_uuid: 'run-0', parameters: { refractory_s: 2 } });
+    expect(sameParametersBody(events)).toEqual({
+      kind: 'event_detection',
+      source_analysis_uuid: 'run-0',
+      parameters: { refractory_s: 2 },
+    });
+    expect(eventDetectionSource(events)).toBe('run-0');
+  });
+
+  it('turns a succeeded import into an event detection on its own series, and offers nothing for a failed one', () => {
+    const imported = run({ kind: 'timeseries_import', parameters: { event_threshold_k: 4 } });
+    expect(sameParametersBody(imported)).toEqual({
+      kind: 'event_detection',
+      source_analysis_uuid: 'run-1',
+      parameters: { event_threshold_k: 4 },
+    });
+    expect(sameParametersBody({ ...imported, status: 'failed' })).toBeNull();
+    expect(eventDetectionSource({ ...imported, status: 'failed' })).toBeNull();
+  });
+
+  it('edits movement parameters in the Movement Detector, not in the event dialog', () => {
+    expect(eventDetectionSource(run())).toBeNull();
+  });
+
+  it('starts the event dialog from the run values, filling what is missing with the defaults', () => {
+    expect(eventParametersOf({ event_threshold_k: 2, event_threshold: 7.5, refractory_s: 0 })).toEqual({
+      event_threshold_k: 2,
+      event_threshold: 7.5,
+      refractory_s: 0,
+    });
+    expect(eventParametersOf({ event_threshold_k: 'x' })).toEqual(EVENT_DEFAULTS);
+  });
+});
+
+describe('links', () => {
+  const place = { project_uuid: 'p', subject_uuid: 's', video_uuid: 'v', analysis_uuid: 'r' };
+
+  it('opens a run in the Movement Detector, for viewing or for an edited re-run', () => {
+    expect(movementDetectorUrl(place)).toBe('/projects/p/movement-detector?subject=s&video=v&run=r');
+    expect(movementDetectorUrl(place, { edit: true })).toBe(
+      '/projects/p/movement-detector?subject=s&video=v&run=r&edit=1',
+    );
+    expect(movementDetectorUrl(place, { analysisUuid: 'src' })).toBe(
+      '/projects/p/movement-detector?subject=s&video=v&run=src',
+    );
+  });
+
+  it('opens a run in Quick Score', () => {
+    expect(quickScoreUrl(place)).toBe('/projects/p/quick-score?subject=s&video=v&run=r');
+  });
+});

@@ -1,0 +1,60 @@
+/** What a run of the log allows: re-runs (the body to POST) and the pages that open it. Pure, so unit-tested. */
+import type { AnalysisRun, CreateAnalysisBody } from '@/features/analysis/api';
+
+type RunFields = Pick<AnalysisRun, 'analysis_uuid' | 'kind' | 'status' | 'parameters' | 'source_analysis_uuid'>;
+
+/**
+ * The run whose series an event detection of `run` reads: an event detection's own source (it shares that
+ * series), or a succeeded time series import itself. Null for movement detection (its parameters are edited in
+ * the Movement Detector) and for an import without a series.
+ */
+export function eventDetectionSource(run: RunFields): string | null {
+  if (run.kind === 'event_detection') return run.source_analysis_uuid;
+  if (run.kind === 'timeseries_import') return run.status === 'succeeded' ? run.analysis_uuid : null;
+  return null;
+}
+
+/**
+ * The body that repeats `run` with the same parameters. An import cannot be repeated without its file, so it
+ * gets an event detection with the same parameters on its series. Null when nothing can be repeated.
+ */
+export function sameParametersBody(run: RunFields): CreateAnalysisBody | null {
+  if (run.kind === 'movement_detection') return { kind: 'movement_detection', parameters: run.parameters };
+  const source = eventDetectionSource(run);
+  return source ? { kind: 'event_detection', source_analysis_uuid: source, parameters: run.parameters } : null;
+}
+
+export interface EventParameters {
+  event_threshold_k: number;
+  event_threshold: number | null;
+  refractory_s: number;
+}
+
+/** The server's defaults (ADR 006), for runs that somehow lack a value. */
+export const EVENT_DEFAULTS: EventParameters = { event_threshold_k: 3, event_threshold: null, refractory_s: 0.5 };
+
+/** The event-detection settings a run used, as the edit dialog starts from. */
+export function eventParametersOf(parameters: Record<string, unknown>): EventParameters {
+  const number = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+  return {
+    event_threshold_k: number(parameters.event_threshold_k) ?? EVENT_DEFAULTS.event_threshold_k,
+    event_threshold: number(parameters.event_threshold),
+    refractory_s: number(parameters.refractory_s) ?? EVENT_DEFAULTS.refractory_s,
+  };
+}
+
+type RunPlace = Pick<AnalysisRun, 'project_uuid' | 'subject_uuid' | 'video_uuid' | 'analysis_uuid'>;
+
+const runQuery = (run: RunPlace, analysisUuid = run.analysis_uuid) =>
+  new URLSearchParams({ subject: run.subject_uuid, video: run.video_uuid, run: analysisUuid });
+
+/** The Movement Detector showing a run (`edit`: with its parameters loaded for an edited re-run). */
+export function movementDetectorUrl(run: RunPlace, options: { edit?: boolean; analysisUuid?: string } = {}): string {
+  const query = runQuery(run, options.analysisUuid);
+  if (options.edit) query.set('edit', '1');
+  return `/projects/${run.project_uuid}/movement-detector?${query}`;
+}
+
+export function quickScoreUrl(run: RunPlace): string {
+  return `/projects/${run.project_uuid}/quick-score?${runQuery(run)}`;
+}

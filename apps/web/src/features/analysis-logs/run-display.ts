@@ -1,0 +1,184 @@
+/** How a run reads in Analysis Logs: names, parameters and summary figures as people say them. */
+import type { AnalysisKind, AnalysisRun, AnalysisStatus, AnalysisSummary } from '@/features/analysis/api';
+import { formatDuration } from '@/lib/format';
+
+export const ANALYSIS_KINDS = [
+  'movement_detection',
+  'event_detection',
+  'timeseries_import',
+] as const satisfies readonly AnalysisKind[];
+export const ANALYSIS_STATUSES = [
+  'queued',
+  'running',
+  'succeeded',
+  'failed',
+  'revoked',
+] as const satisfies readonly AnalysisStatus[];
+
+export const KIND_LABELS: Record<AnalysisKind, string> = {
+  movement_detection: 'Movement detection',
+  event_detection: 'Event detection',
+  timeseries_import: 'Time series import',
+};
+
+export const STATUS_LABELS: Record<AnalysisStatus, string> = {
+  queued: 'Queued',
+  running: 'Running',
+  succeeded: 'Succeeded',
+  failed: 'Failed',
+  revoked: 'Revoked',
+};
+
+/** A number without float noise: 0.1 + 0.2 reads 0.3, integers stay whole. */
+export function formatNumber(value: number, decimals = 3): string {
+  if (!Number.isFinite(value)) return String(value);
+  return String(Number(value.toFixed(decimals)));
+}
+
+const seconds = (value: number) => `${formatNumber(value)} s`;
+const offWhenZero = (value: unknown, on: (n: number) => string) =>
+  typeof value === 'number' ? (value === 0 ? 'Off' : on(value)) : formatValue(value);
+
+type Roi = { start_s: number; x: number; y: number; width: number; height: number };
+const isRoi = (value: unknown): value is Roi =>
+  typeof value === 'object' && value !== null && ['start_s', 'x', 'y', 'width', 'height'].every((k) => k in value);
+
+/** At most this many bypass ranges are spelled out; the rest are counted. */
+export const MAX_LISTED_RANGES = 10;
+
+/** Known parameters in the order the Movement Detector presents them, with their readable names and values. */
+const PARAMETERS: Record<string, { label: string; format?: (value: unknown) => string }> = {
+  rois: {
+    label: 'Regions of interest',
+    format: (value) => {
+      if (!Array.isArray(value)) return formatValue(value);
+      if (value.length === 0) return 'Whole frame';
+      return value
+        .map((roi) =>
+          isRoi(roi)
+            ? `From ${seconds(roi.start_s)}: ${roi.width}×${roi.height} px at (${roi.x}, ${roi.y})`
+            : formatValue(roi),
+        )
+        .join('\n');
+    },
+  },
+  bypass_ranges: {
+    label: 'Bypass ranges',
+    format: (value) => {
+      if (!Array.isArray(value)) return formatValue(value);
+      if (value.length === 0) return 'None';
+      const listed = value
+        .slice(0, MAX_LISTED_RANGES)
+        .map((range) =>
+          Array.isArray(range) && typeof range[0] === 'number' && typeof range[1] === 'number'
+            ? `${formatNumber(range[0])}–${formatNumber(range[1])} s`
+            : formatValue(range),
+        );
+      const rest = value.length - listed.length;
+      return rest > 0 ? `${listed.join(', ')} and ${rest} more` : listed.join(', ');
+    },
+  },
+  threshold: { label: 'Pixel change threshold' },
+  opening: { label: 'Opening', format: (value) => offWhenZero(value, (n) => `${n}×${n} px`) },
+  closing: { label: 'Closing', format: (value) => offWhenZero(value, (n) => `${n}×${n} px`) },
+  small_object_removal: {
+    label: 'Small-object removal',
+    format: (value) => offWhenZero(value, (n) => `Regions under ${n} px`),
+  },
+  event_threshold_k: {
+    label: 'Event threshold (k)',
+    format: (value) => (typeof value === 'number' ? `${formatNumber(value)} × noise top` : formatValue(value)),
+  },
+  event_threshold: {
+    label: 'Absolute event threshold',
+    format: (value) => (value === null || value === undefined ? 'Not set (k is used)' : formatValue(value)),
+  },
+  refractory_s: {
+    label: 'Refractory period',
+    format: (value) => (typeof value === 'number' ? seconds(value) : formatValue(value)),
+  },
+  freeze_threshold: {
+    label: 'Freezing threshold',
+    format: (value) => (value === null || value === undefined ? 'Off' : formatValue(value)),
+  },
+  min_freeze_s: {
+    label: 'Minimum freezing duration',
+    format: (value) => (typeof value === 'number' ? seconds(value) : formatValue(value)),
+  },
+  bin_s: {
+    label: 'Freezing time bin',
+    format: (value) => (typeof value === 'number' ? seconds(value) : formatValue(value)),
+  },
+};
+
+/** Any stored value as text (for parameters this app does not know yet). */
+export function formatValue(value: unknown): string {
+  if (value === null || value === undefined) return '—';
+  if (typeof value === 'number') return formatNumber(value);
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  if (typeof value === 'string') return value || '—';
+  return JSON.stringify(value);
+}
+
+export interface DisplayRow {
+  key: string;
+  label: string;
+  value: string;
+}
+
+/** Every parameter of a run, the known ones first in a fixed order, then the others by name. */
+export function parameterRows(parameters: Record<string, unknown>): DisplayRow[] {
+  const known = Object.keys(PARAMETERS).filter((key) => key in parameters);
+  const others = Object.keys(parameters)
+    .filter((key) => !(key in PARAMETERS))
+    .sort();
+  return [...known, ...others].map((key) => {
+    const spec = PARAMETERS[key];
+    const value = parameters[key];
+    return { key, label: spec?.label ?? key, value: spec?.format ? spec.format(value) : formatValue(value) };
+  });
+}
+
+/** The figures a finished run reports, in words. */
+export function summaryRows(summary: AnalysisSummary): DisplayRow[] {
+  const freezing = summary.freezing;
+  return [
+    { key: 'events', label: 'Events', value: String(summary.events) },
+    {
+      key: 'event_rate_per_min',
+      label: 'Event rate',
+      value: summary.event_rate_per_min === null ? '—' : `${formatNumber(summary.event_rate_per_min, 2)} per minute`,
+    },
+    { key: 'threshold', label: 'Threshold used', value: formatNumber(summary.threshold, 2) },
+    { key: 'noise_top', label: 'Noise top', value: formatNumber(summary.noise_top, 2) },
+    {
+      key: 'samples',
+      label: 'Samples',
+      value: `${summary.valid_samples} valid of ${summary.samples}`,
+    },
+    { key: 'duration_s', label: 'Series length', value: formatDuration(summary.duration_s) },
+    {
+      key: 'freezing',
+      label: 'Freezing',
+      value: !freezing
+        ? 'Not measured'
+        : freezing.percent === null
+          ? 'No valid frames'
+          : `${formatNumber(freezing.percent, 1)} % (${freezing.freezing_frames} of ${freezing.valid_frames} frames${
+              freezing.bins.length > 1 ? `, ${freezing.bins.length} bins` : ''
+            })`,
+    },
+    {
+      key: 'frames_per_second',
+      label: 'Analysis speed',
+      value: summary.frames_per_second === null ? '—' : `${Math.round(summary.frames_per_second)} frames/s`,
+    },
+  ];
+}
+
+/** A short, recognisable form of a run id. */
+export const shortId = (uuid: string) => uuid.slice(0, 8);
+
+/** The row's accessible name: what ran on which video. */
+export const runLabel = (run: Pick<AnalysisRun, 'kind' | 'video_name' | 'subject_name'>) =>
+  `${KIND_LABELS[run.kind]} of ${run.video_name} (${run.subject_name})`;

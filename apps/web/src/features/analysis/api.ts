@@ -1,0 +1,176 @@
+import type { ApiRequestBody, ApiResponse } from '@app/api';
+import { queryOptions } from '@tanstack/react-query';
+import { apiBinary, apiRequest, type Page, requireParam } from '@/lib/api-client';
+
+/** Shapes come from the server's OpenAPI document (packages/api). */
+type RunPath = '/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/analysis/{analysis_uuid}/';
+type VideoAnalysisPath<S extends string> =
+  `/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/analysis/${S}`;
+export type AnalysisRun = ApiResponse<RunPath, 'get'>;
+export type AnalysisStatus = AnalysisRun['status'];
+export type AnalysisKind = AnalysisRun['kind'];
+export type AnalysisSummary = NonNullable<AnalysisRun['summary']>;
+export type CreateAnalysisBody = ApiRequestBody<VideoAnalysisPath<''>, 'post'>;
+export type Preview = ApiResponse<VideoAnalysisPath<'create-preview/'>, 'post'>;
+export type EventsAnswer = ApiResponse<VideoAnalysisPath<'retrieve-events/'>, 'get'>;
+export type AnalysisEvent = EventsAnswer['events'][number];
+export type EventChange = ApiRequestBody<VideoAnalysisPath<'update-events/'>, 'post'>['changes'][number];
+
+/** A run still has work ahead: poll it. */
+export const isRunActive = (run: Pick<AnalysisRun, 'status'>) => run.status === 'queued' || run.status === 'running';
+export const RUN_POLL_MS = 1000;
+
+/** The video a run belongs to, as the calls under .../videos/{v}/analysis/ need it. */
+export interface VideoRef {
+  projectUuid: string;
+  subjectUuid: string;
+  videoUuid: string;
+}
+
+export interface RunFilters {
+  kind?: AnalysisKind;
+  status?: AnalysisStatus;
+  subject?: string;
+  video?: string;
+  page?: number;
+  page_size?: number;
+}
+
+export const analysisKeys = {
+  all: ['analysis'] as const,
+  lists: () => [...analysisKeys.all, 'list'] as const,
+  list: (projectUuid: string, filters: RunFilters = {}) => [...analysisKeys.lists(), projectUuid, filters] as const,
+  run: (analysisUuid: string) => [...analysisKeys.all, 'run', analysisUuid] as const,
+  series: (analysisUuid: string) => [...analysisKeys.all, 'series', analysisUuid] as const,
+  events: (analysisUuid: string) => [...analysisKeys.all, 'events', analysisUuid] as const,
+};
+
+const videoBase = (ref: VideoRef, op: string) =>
+  `projects/${requireParam('projectUuid', ref.projectUuid, op)}/subjects/${requireParam('subjectUuid', ref.subjectUuid, op)}/videos/${requireParam('videoUuid', ref.videoUuid, op)}/analysis/`;
+
+export const runRef = (run: Pick<AnalysisRun, 'project_uuid' | 'subject_uuid' | 'video_uuid'>): VideoRef => ({
+  projectUuid: run.project_uuid,
+  subjectUuid: run.subject_uuid,
+  videoUuid: run.video_uuid,
+});
+
+/** A run's series: values[i] (NaN = bypassed) at times[i], or at i / fps when the run has no times. */
+export interface SeriesData {
+  values: Float64Array;
+  times: Float64Array | null;
+  fps: number;
+}
+
+async function float64(response: Response): Promise<Float64Array> {
+  return new Float64Array(await response.arrayBuffer());
+}
+
+export const analysisApi = {
+  list: (projectUuid: string, filters: RunFilters = {}) =>
+    apiRequest<Page<AnalysisRun>>(`projects/${requireParam('projectUuid', projectUuid, 'analysisList')}/analysis/`, {
+      query: { ...filters },
+    }),
+  retrieve: (ref: VideoRef, analysisUuid: string) =>
+    apiRequest<AnalysisRun>(
+      `${videoBase(ref, 'analysisRetrieve')}${requireParam('analysisUuid', analysisUuid, 'analysisRetrieve')}/`,
+    ),
+  create: (ref: VideoRef, body: CreateAnalysisBody) =>
+    apiRequest<AnalysisRun>(videoBase(ref, 'analysisCreate'), {
+      method: 'POST',
+      body: requireParam('body', body, 'analysisCreate'),
+    }),
+  preview: (ref: VideoRef, body: { parameters: Record<string, unknown>; start_s: number; length_s: number }) =>
+    apiRequest<Preview>(`${videoBase(ref, 'analysisCreatePreview')}create-preview/`, {
+      method: 'POST',
+      body: requireParam('body', body, 'analysisCreatePreview'),
+    }),
+  revoke: (ref: VideoRef, analysisUuid: string) =>
+    apiRequest<AnalysisRun>(
+      `${videoBase(ref, 'analysisRevoke')}${requireParam('analysisUuid', analysisUuid, 'analysisRevoke')}/revoke/`,
+      { method: 'POST' },
+    ),
+  events: (ref: VideoRef, analysisUuid: string) =>
+    apiRequest<EventsAnswer>(`${videoBase(ref, 'analysisRetrieveEvents')}retrieve-events/`, {
+      query: { analysis_uuid: requireParam('analysisUuid', analysisUuid, 'analysisRetrieveEvents') },
+    }),
+  updateEvents: (ref: VideoRef, body: { analysis_uuid: string; version: number; changes: EventChange[] }) =>
+    apiRequest<EventsAnswer>(`${videoBase(ref, 'analysisUpdateEvents')}update-events/`, {
+      method: 'POST',
+      body: requireParam('body', body, 'analysisUpdateEvents'),
+    }),
+  timeseriesUrl: (ref: VideoRef, analysisUuid: string) =>
+    apiRequest<{ url: string; expires_at: string }>(
+      `${videoBase(ref, 'analysisRetrieveTimeseriesUrl')}retrieve-timeseries-url/`,
+      { query: { analysis_uuid: requireParam('analysisUuid', analysisUuid, 'analysisRetrieveTimeseriesUrl') } },
+    ),
+  /** The series as raw Float64 (one request for values; a second for times when the run has its own). */
+  series: async (ref: VideoRef, analysisUuid: string): Promise<SeriesData> => {
+    const path = `${videoBase(ref, 'analysisSeries')}${requireParam('analysisUuid', analysisUuid, 'analysisSeries')}/series/`;
+    const response = await apiBinary(path);
+    const fps = Number(response.headers.get('x-fps')) || 30;
+    const values = await float64(response);
+    const run = await analysisApi.retrieve(ref, analysisUuid);
+    const times =
+      run.kind === 'timeseries_import'
+        ? await float64(await apiBinary(path, { query: { part: 'times' } })).catch(() => null)
+        : null;
+    return { values, times, fps };
+  },
+  /** Downloads a run's table (events or series) as CSV or XLSX through the browser. */
+  download: async (ref: VideoRef, analysisUuid: string, table: 'events' | 'series', format: 'csv' | 'xlsx') => {
+    const response = await apiBinary(
+      `${videoBase(ref, 'analysisExport')}${requireParam('analysisUuid', analysisUuid, 'analysisExport')}/export/`,
+      { query: { table, format } },
+    );
+    saveResponse(response, `${table}-${analysisUuid}.${format}`);
+  },
+  downloadSummary: async (projectUuid: string, format: 'csv' | 'xlsx') => {
+    const response = await apiBinary(
+      `projects/${requireParam('projectUuid', projectUuid, 'analysisExportSummary')}/analysis/export/`,
+      { query: { format } },
+    );
+    saveResponse(response, `analysis-summary.${format}`);
+  },
+};
+
+/** Hands a downloaded file to the browser under the server's file name (else `fallback`). */
+async function saveResponse(response: Response, fallback: string) {
+  const disposition = response.headers.get('content-disposition') ?? '';
+  const name = /filename="([^"]+)"/.exec(disposition)?.[1] ?? fallback;
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+export const analysisQueries = {
+  list: (projectUuid: string, filters: RunFilters = {}) =>
+    queryOptions({
+      queryKey: analysisKeys.list(projectUuid, filters),
+      queryFn: () => analysisApi.list(projectUuid, filters),
+      // Follow queued and running runs live.
+      refetchInterval: (query) => (query.state.data?.results.some(isRunActive) ? RUN_POLL_MS : false),
+    }),
+  run: (ref: VideoRef, analysisUuid: string) =>
+    queryOptions({
+      queryKey: analysisKeys.run(analysisUuid),
+      queryFn: () => analysisApi.retrieve(ref, analysisUuid),
+      refetchInterval: (query) => (query.state.data && isRunActive(query.state.data) ? RUN_POLL_MS : false),
+    }),
+  series: (ref: VideoRef, analysisUuid: string) =>
+    queryOptions({
+      queryKey: analysisKeys.series(analysisUuid),
+      queryFn: () => analysisApi.series(ref, analysisUuid),
+      // A finished run's series never changes.
+      staleTime: Number.POSITIVE_INFINITY,
+    }),
+  events: (ref: VideoRef, analysisUuid: string) =>
+    queryOptions({
+      queryKey: analysisKeys.events(analysisUuid),
+      queryFn: () => analysisApi.events(ref, analysisUuid),
+    }),
+};

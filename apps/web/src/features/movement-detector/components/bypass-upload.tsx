@@ -1,0 +1,95 @@
+import { FileSpreadsheet, X } from 'lucide-react';
+import { type ChangeEvent, useId, useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { readTimeRangeCsv, type TimeRange } from '@/features/analysis/time-range-csv';
+
+/**
+ * Bypass ranges from a CSV of [start, end] seconds, checked in the browser (spec §5). The message of a broken
+ * file shows under the control; a good one shows its count (the ranges are shaded on the timeline).
+ */
+export function BypassUpload({
+  ranges,
+  onChange,
+  serverErrors,
+}: {
+  ranges: readonly TimeRange[];
+  onChange: (ranges: TimeRange[]) => void;
+  /** `parameters.bypass_ranges` messages of a failed preview or run. */
+  serverErrors?: string[] | undefined;
+}) {
+  const id = useId();
+  const [error, setError] = useState<string | null>(null);
+  const [fileName, setFileName] = useState<string | null>(null);
+  const [reading, setReading] = useState(false);
+
+  const onFile = async (event: ChangeEvent<HTMLInputElement>) => {
+    const input = event.currentTarget;
+    const file = input.files?.[0] ?? null;
+    setReading(true);
+    const result = await readTimeRangeCsv(file);
+    setReading(false);
+    // Let the same file be chosen again after it is fixed.
+    input.value = '';
+    if (result.ok) {
+      setError(null);
+      setFileName(file?.name ?? null);
+      onChange(result.ranges);
+    } else {
+      // The shown state is always that of the last file chosen: a broken file replaces the previous ranges.
+      setError(result.error);
+      setFileName(null);
+      onChange([]);
+    }
+  };
+
+  const clear = () => {
+    setError(null);
+    setFileName(null);
+    onChange([]);
+  };
+
+  const messages = [...(error ? [error] : []), ...(serverErrors ?? [])];
+  const total = ranges.reduce((sum, [start, end]) => sum + (end - start), 0);
+
+  return (
+    <div className="grid grid-cols-1 gap-2">
+      <Label htmlFor={id}>Bypass ranges (CSV)</Label>
+      <div className="flex flex-wrap items-center gap-2">
+        <Input
+          id={id}
+          type="file"
+          accept=".csv,text/csv"
+          onChange={onFile}
+          disabled={reading}
+          aria-invalid={messages.length ? true : undefined}
+          aria-describedby={`${id}-help`}
+          className="max-w-80"
+        />
+        {ranges.length > 0 ? (
+          <Button variant="ghost" size="sm" onClick={clear}>
+            <X aria-hidden="true" />
+            Clear ranges
+          </Button>
+        ) : null}
+      </div>
+      {messages.length ? (
+        <p className="text-destructive text-sm" role="alert" data-testid="bypass-error">
+          {messages.join(' ')}
+        </p>
+      ) : null}
+      {ranges.length > 0 ? (
+        <p className="flex items-center gap-1.5 text-sm" data-testid="bypass-summary">
+          <FileSpreadsheet className="size-4 text-muted-foreground" aria-hidden="true" />
+          {ranges.length} {ranges.length === 1 ? 'range' : 'ranges'} bypassed ({Number(total.toFixed(3))} s)
+          {fileName ? <span className="text-muted-foreground"> from {fileName}</span> : null}
+        </p>
+      ) : null}
+      <p id={`${id}-help`} className="text-muted-foreground text-xs">
+        Two columns, start and end in seconds, one range per row (an optional header row is skipped). Frames in these
+        ranges get no value and no events.
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,247 @@
+import { useQuery } from '@tanstack/react-query';
+import { Download } from 'lucide-react';
+import { useMemo, useState } from 'react';
+import { toast } from 'sonner';
+import { Button } from '@/components/ui/button';
+import { Skeleton } from '@/components/ui/skeleton';
+import {
+  type AnalysisEvent,
+  type AnalysisRun,
+  type AnalysisSummary,
+  analysisApi,
+  analysisQueries,
+  type VideoRef,
+} from '@/features/analysis/api';
+import { SeriesChart, type SeriesChartProps } from '@/features/analysis/components/series-chart';
+import type { TimeRange } from '@/features/analysis/time-range-csv';
+import { errorMessage } from '@/lib/errors';
+import { formatDate } from '@/lib/format';
+import { cn } from '@/lib/utils';
+import { useClockTime, type VideoClock } from '../hooks/video-clock';
+
+/** A run's bypass ranges as stored with its parameters. */
+function storedBypassRanges(run: AnalysisRun): [number, number][] {
+  const raw = run.parameters.bypass_ranges;
+  if (!Array.isArray(raw)) return [];
+  return raw.filter(
+    (range): range is TimeRange => Array.isArray(range) && typeof range[0] === 'number' && typeof range[1] === 'number',
+  );
+}
+
+/**
+ * A finished run: its series with events, bypassed parts and threshold (optionally over another run's series),
+ * locked to the player both ways; the event list; the summary; the downloads.
+ */
+export function RunResult({
+  videoRef,
+  run,
+  compareRun,
+  clock,
+  onSeek,
+}: {
+  videoRef: VideoRef;
+  run: AnalysisRun;
+  compareRun: AnalysisRun | null;
+  clock: VideoClock;
+  onSeek: (time: number) => void;
+}) {
+  const series = useQuery(analysisQueries.series(videoRef, run.analysis_uuid));
+  const compareSeries = useQuery({
+    ...analysisQueries.series(videoRef, compareRun?.analysis_uuid ?? ''),
+    enabled: compareRun !== null,
+  });
+  const eventsQuery = useQuery(analysisQueries.events(videoRef, run.analysis_uuid));
+  const [selectedId, setSelectedId] = useState<number | null>(null);
+
+  const events = useMemo(
+    () => [...(eventsQuery.data?.events ?? [])].sort((a, b) => a.time - b.time),
+    [eventsQuery.data],
+  );
+  const chartEvents = useMemo(
+    () => events.map((e) => ({ time: e.time, discarded: e.discarded, selected: e.id === selectedId })),
+    [events, selectedId],
+  );
+  const bypassRanges = useMemo(() => storedBypassRanges(run), [run]);
+  const compare = useMemo(
+    () =>
+      compareRun && compareSeries.data
+        ? { ...compareSeries.data, label: `Run of ${formatDate(compareRun.created_at)}` }
+        : null,
+    [compareRun, compareSeries.data],
+  );
+
+  const openEvent = (event: AnalysisEvent) => {
+    setSelectedId(event.id);
+    onSeek(event.time);
+  };
+
+  return (
+    <div className="grid grid-cols-1 gap-6">
+      <div className="min-w-0" data-testid="result-chart">
+        {series.data ? (
+          <LinkedChart
+            clock={clock}
+            series={series.data}
+            events={chartEvents}
+            bypassRanges={bypassRanges}
+            threshold={run.summary?.threshold ?? null}
+            compare={compare}
+            onSeek={onSeek}
+          />
+        ) : series.isError ? (
+          <p className="text-destructive text-sm">The series could not be loaded: {errorMessage(series.error)}</p>
+        ) : (
+          <Skeleton className="h-64" />
+        )}
+      </div>
+
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
+        <section aria-labelledby="md-events-title" className="grid grid-cols-1 content-start gap-2">
+          <h3 id="md-events-title" className="font-medium text-sm">
+            Events{' '}
+            <span className="text-muted-foreground">
+              ({events.filter((e) => !e.discarded).length}
+              {events.some((e) => e.discarded) ? `, ${events.filter((e) => e.discarded).length} discarded` : ''})
+            </span>
+          </h3>
+          {eventsQuery.isLoading ? (
+            <Skeleton className="h-32" />
+          ) : events.length === 0 ? (
+            <p className="text-muted-foreground text-sm">No events: nothing rose above the threshold.</p>
+          ) : (
+            <ol className="max-h-80 overflow-y-auto rounded-md border" aria-label="Events">
+              {events.map((event, index) => (
+                <li key={event.id} className="border-b last:border-b-0">
+                  <button
+                    type="button"
+                    onClick={() => openEvent(event)}
+                    data-testid="event-item"
+                    data-time={event.time}
+                    aria-current={event.id === selectedId ? 'true' : undefined}
+                    className={cn(
+                      'flex w-full items-center gap-3 px-3 py-1.5 text-left text-sm outline-none hover:bg-muted/60 focus-visible:bg-muted',
+                      event.id === selectedId && 'bg-primary/10',
+                      event.discarded && 'text-muted-foreground line-through opacity-60',
+                    )}
+                  >
+                    <span className="w-8 text-muted-foreground text-xs tabular-nums">{index + 1}</span>
+                    <span className="font-mono tabular-nums">{event.time.toFixed(3)} s</span>
+                    {event.label ? <span className="truncate text-xs">{event.label}</span> : null}
+                    {event.discarded ? <span className="ml-auto text-xs no-underline">discarded</span> : null}
+                  </button>
+                </li>
+              ))}
+            </ol>
+          )}
+        </section>
+
+        <section aria-labelledby="md-summary-title" className="grid grid-cols-1 content-start gap-2">
+          <h3 id="md-summary-title" className="font-medium text-sm">
+            Summary
+          </h3>
+          {run.summary ? <Summary summary={run.summary} /> : <p className="text-muted-foreground text-sm">—</p>}
+          <Downloads videoRef={videoRef} run={run} />
+        </section>
+      </div>
+    </div>
+  );
+}
+
+/** The chart with the player's time as its cursor: only this re-renders while the video plays. */
+function LinkedChart({
+  clock,
+  ...props
+}: { clock: VideoClock } & Omit<SeriesChartProps, 'currentTime' | 'height' | 'label'>) {
+  const time = useClockTime(clock);
+  return <SeriesChart {...props} currentTime={time} height={260} label="changed pixels" />;
+}
+
+const number = (value: number | null | undefined, digits = 2) =>
+  value == null || !Number.isFinite(value) ? '—' : String(Number(value.toFixed(digits)));
+
+function Summary({ summary }: { summary: AnalysisSummary }) {
+  const freezing = summary.freezing;
+  return (
+    <div className="grid grid-cols-1 gap-3">
+      <dl className="grid grid-cols-2 gap-x-4 gap-y-1.5 text-sm" data-testid="run-summary">
+        <Fact label="Frames" value={`${summary.samples} (${summary.valid_samples} analysed)`} />
+        <Fact label="Duration" value={`${number(summary.duration_s)} s`} />
+        <Fact label="Events" value={String(summary.events)} />
+        <Fact label="Rate" value={`${number(summary.event_rate_per_min)} per minute`} />
+        <Fact label="Threshold" value={number(summary.threshold)} />
+        <Fact label="Noise top" value={number(summary.noise_top)} />
+        {freezing ? <Fact label="Freezing" value={`${number(freezing.percent, 1)}%`} /> : null}
+        <Fact
+          label="Analysis speed"
+          value={summary.frames_per_second == null ? '—' : `${Math.round(summary.frames_per_second)} frames/s`}
+        />
+      </dl>
+      {freezing && freezing.bins.length > 0 ? (
+        <table className="w-full text-sm" aria-label="Freezing per bin">
+          <thead>
+            <tr className="text-left text-muted-foreground text-xs">
+              <th className="font-medium">Bin</th>
+              <th className="text-right font-medium">Freezing</th>
+            </tr>
+          </thead>
+          <tbody className="tabular-nums">
+            {freezing.bins.map((bin) => (
+              <tr key={bin.start_s}>
+                <td>
+                  {number(bin.start_s)}–{number(bin.end_s)} s
+                </td>
+                <td className="text-right">{number(bin.percent, 1)}%</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </div>
+  );
+}
+
+function Fact({ label, value }: { label: string; value: string }) {
+  return (
+    <>
+      <dt className="text-muted-foreground">{label}</dt>
+      <dd className="text-right font-medium tabular-nums">{value}</dd>
+    </>
+  );
+}
+
+const DOWNLOADS = [
+  { table: 'series', format: 'csv', label: 'Series CSV' },
+  { table: 'series', format: 'xlsx', label: 'Series XLSX' },
+  { table: 'events', format: 'csv', label: 'Events CSV' },
+  { table: 'events', format: 'xlsx', label: 'Events XLSX' },
+] as const;
+
+function Downloads({ videoRef, run }: { videoRef: VideoRef; run: AnalysisRun }) {
+  const [busy, setBusy] = useState<string | null>(null);
+  const download = async (table: 'series' | 'events', format: 'csv' | 'xlsx', label: string) => {
+    setBusy(label);
+    try {
+      await analysisApi.download(videoRef, run.analysis_uuid, table, format);
+    } catch (error) {
+      toast.error(errorMessage(error));
+    } finally {
+      setBusy(null);
+    }
+  };
+  return (
+    <div className="flex flex-wrap gap-2 pt-2">
+      {DOWNLOADS.map(({ table, format, label }) => (
+        <Button
+          key={label}
+          variant="outline"
+          size="sm"
+          disabled={busy !== null}
+          onClick={() => void download(table, format, label)}
+        >
+          <Download aria-hidden="true" />
+          {label}
+        </Button>
+      ))}
+    </div>
+  );
+}
