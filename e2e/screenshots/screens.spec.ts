@@ -1,8 +1,17 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
+import {
+  finishedRun,
+  longSceneVideoPath,
+  revokeRun,
+  startRun,
+  uploadReadyVideo,
+  type VideoPlace,
+} from '../support/analysis';
 import { createProject, createSubject, createUser, expect, signIn, type TestUser, test } from '../support/fixtures';
 import { testVideoPath } from '../support/global-setup';
+import { jumpsVideoPath } from '../support/jumps-video';
 
 /** `npm run screenshots`: the main screens, light and dark, desktop and phone, into docs/screenshots/. */
 const OUT = path.resolve(import.meta.dirname, '../../docs/screenshots');
@@ -142,3 +151,170 @@ for (const [device, viewport] of Object.entries(VIEWPORTS)) {
     });
   }
 }
+
+/** Analysis Logs with runs that succeeded, one revoked and one still running (filter with -g "analysis logs"). */
+test.describe('analysis logs', () => {
+  let running: { place: VideoPlace; analysisUuid: string } | null = null;
+  let expandedRun = '';
+
+  test.beforeAll(async ({ request }) => {
+    test.setTimeout(240_000);
+    const headers = { Authorization: `Bearer ${user.access}` };
+    const subjectNamed = async (name: string) => {
+      const search = await request.get(`/api/projects/${projectUuid}/subjects/?search=${name}`, { headers });
+      return ((await search.json()) as { results: { subject_uuid: string }[] }).results[0]!.subject_uuid;
+    };
+    // The textured scene: a square jumps three times on the left; the ROI leaves out the one sliding on the right.
+    const scene = await uploadReadyVideo(
+      request,
+      user,
+      projectUuid,
+      await subjectNamed('M13'),
+      longSceneVideoPath(10),
+      'Open field — day 1',
+    );
+    const leftRoi = { rois: [{ start_s: 0, x: 0, y: 0, width: 200, height: 480 }] };
+    const movement = await startRun(request, user, scene, { kind: 'movement_detection', parameters: leftRoi });
+    await finishedRun(request, user, scene, movement.analysis_uuid);
+    const freezing = await startRun(request, user, scene, {
+      kind: 'movement_detection',
+      parameters: { ...leftRoi, threshold: 25, opening: 3, freeze_threshold: 10, min_freeze_s: 0.5, bin_s: 5 },
+    });
+    await finishedRun(request, user, scene, freezing.analysis_uuid);
+    expandedRun = freezing.analysis_uuid;
+    const events = await startRun(request, user, scene, {
+      kind: 'event_detection',
+      source_analysis_uuid: movement.analysis_uuid,
+      parameters: { event_threshold_k: 4, refractory_s: 1.5 },
+    });
+    await finishedRun(request, user, scene, events.analysis_uuid);
+    const slow = { opening: 25, closing: 25, small_object_removal: 50 };
+    const stopped = await startRun(request, user, scene, { kind: 'movement_detection', parameters: slow });
+    await revokeRun(request, user, scene, stopped.analysis_uuid);
+
+    // A long recording with slow mask passes keeps running through all the shots (revoked after them).
+    const long = await uploadReadyVideo(
+      request,
+      user,
+      projectUuid,
+      await subjectNamed('F07'),
+      longSceneVideoPath(120),
+      'Overnight recording',
+    );
+    const live = await startRun(request, user, long, { kind: 'movement_detection', parameters: slow });
+    running = { place: long, analysisUuid: live.analysis_uuid };
+  });
+
+  test.afterAll(async ({ request }) => {
+    if (running) await revokeRun(request, user, running.place, running.analysisUuid);
+  });
+
+  for (const [device, viewport] of Object.entries(VIEWPORTS)) {
+    for (const theme of THEMES) {
+      test(`analysis logs ${device} ${theme}`, async ({ browser }) => {
+        const context = await browser.newContext({
+          viewport,
+          colorScheme: theme,
+          deviceScaleFactor: device === 'phone' ? 2 : 1,
+        });
+        await context.addInitScript((t) => localStorage.setItem('vite-ui-theme', t), theme);
+        const page = await context.newPage();
+        await signIn(page, user, { activeProjectUuid: projectUuid });
+        await page.goto(`/projects/${projectUuid}/analysis-logs`);
+        await expect(page.getByTestId('run-row')).toHaveCount(5);
+        const live = page.locator(`[data-run="${running!.analysisUuid}"]`);
+        await expect(live.getByTestId('run-status')).toHaveAttribute('data-status', 'running', { timeout: 30_000 });
+        if (device === 'desktop') {
+          await page
+            .locator(`[data-run="${expandedRun}"]`)
+            .getByRole('button', { name: /^Show details of/ })
+            .click();
+          await expect(page.getByTestId('run-details')).toBeVisible();
+        }
+        await shoot(page, 'analysis-logs', theme, device);
+        await context.close();
+      });
+    }
+  }
+});
+
+/** The Movement Detector with a finished run open and a preview shown (filter with -g "movement detector"). */
+test.describe('movement detector', () => {
+  let videoUuid = '';
+  let runUuid = '';
+
+  test.beforeAll(async ({ request }) => {
+    test.setTimeout(180_000);
+    const place = await uploadReadyVideo(
+      request,
+      user,
+      projectUuid,
+      subjectUuid,
+      jumpsVideoPath(),
+      'Open field — jumps',
+    );
+    videoUuid = place.videoUuid;
+    const run = async (parameters: Record<string, unknown>) => {
+      const started = await startRun(request, user, place, { kind: 'movement_detection', parameters });
+      expect((await finishedRun(request, user, place, started.analysis_uuid, 90_000)).status).toBe('succeeded');
+      return started.analysis_uuid;
+    };
+    const left = { x: 0, y: 0, width: 200, height: 240 };
+    await run({ rois: [{ start_s: 0, ...left }], threshold: 30 });
+    runUuid = await run({
+      rois: [
+        { start_s: 0, ...left },
+        { start_s: 3, x: 20, y: 40, width: 170, height: 170 },
+      ],
+      bypass_ranges: [[4.2, 4.6]],
+      freeze_threshold: 5,
+      min_freeze_s: 0.5,
+      bin_s: 2.5,
+    });
+  });
+
+  for (const [device, viewport] of Object.entries(VIEWPORTS)) {
+    for (const theme of THEMES) {
+      test(`movement detector ${device} ${theme}`, async ({ browser }) => {
+        const context = await browser.newContext({
+          viewport,
+          colorScheme: theme,
+          deviceScaleFactor: device === 'phone' ? 2 : 1,
+        });
+        await context.addInitScript((t) => localStorage.setItem('vite-ui-theme', t), theme);
+        const page = await context.newPage();
+        await signIn(page, user, { activeProjectUuid: projectUuid });
+        await page.goto(
+          `/projects/${projectUuid}/movement-detector?subject=${subjectUuid}&video=${videoUuid}&run=${runUuid}`,
+        );
+        await expect(page.getByTestId('event-item')).toHaveCount(3);
+        await expect
+          .poll(() => page.getByTestId('video-element').evaluate((v: HTMLVideoElement) => v.readyState))
+          .toBeGreaterThanOrEqual(2);
+        // The second event open: the player, the timeline and the chart cursor at 2 s.
+        await page.getByTestId('event-item').nth(1).click();
+        await page.getByRole('button', { name: 'Preview', exact: true }).click();
+        await expect(page.getByTestId('preview-image')).toBeVisible({ timeout: 30_000 });
+        await page.mouse.move(0, 0);
+        await page.waitForLoadState('networkidle').catch(() => {});
+        if (device === 'desktop') {
+          // The whole page (the result sits below the player and the parameters) in a viewport as tall as it, so
+          // the sidebar spans it too; twice, as the player grows with the viewport's height.
+          for (let pass = 0; pass < 2; pass++) {
+            const height = await page.evaluate(() => document.documentElement.scrollHeight);
+            await page.setViewportSize({ width: viewport.width, height });
+          }
+        } else {
+          // The result, just below the sticky header.
+          await page.getByTestId('run-result').evaluate((card) => {
+            card.scrollIntoView({ block: 'start' });
+            window.scrollBy(0, -64);
+          });
+        }
+        await page.waitForTimeout(500);
+        await page.screenshot({ path: path.join(OUT, `movement-detector-${theme}-${device}.png`) });
+        await context.close();
+      });
+    }
+  }
+});
