@@ -1,0 +1,282 @@
+// The analysis rows of `npm run bench` (issue 4): ffmpeg's own gray decode rate on a 10-minute 640x480 video,
+// movement detection end to end through the API and the job system with one and two workers, memory, and
+// preview latency. bench.ts passes its helpers in (importing bench.ts would run its main).
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export interface BenchHarness {
+  cacheDir: string;
+  log(message: string): void;
+  // biome-ignore lint/suspicious/noExplicitAny: JSON answers of the API, read field by field
+  api(method: string, url: string, token?: string, body?: unknown): Promise<any>;
+  /** A fresh access token for the bench user, on the running server. */
+  login(): Promise<string>;
+  uploadMultipart(url: string, token: string, file: string): Promise<{ status: number; body: string; seconds: number }>;
+  startServer(dataDir: string, env?: Record<string, string>): Promise<{ pid: number; stop(): Promise<void> }>;
+  peakRssMb(pid: number): number;
+  resetPeakRss(pid: number): void;
+}
+
+const VIDEO = { width: 640, height: 480, fps: 30, seconds: 600 } as const;
+const FRAMES = VIDEO.fps * VIDEO.seconds;
+const QUARTER_ROI = { start_s: 0, x: 160, y: 120, width: 320, height: 240 };
+const MB = 1024 * 1024;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const rate = (framesPerSecond: number) => `${Math.round(framesPerSecond)} frames/s`;
+
+/**
+ * A static textured scene with a dark square gliding over it, 18,000 frames. The texture is computed once on one
+ * frame (geq is slow) and looped, so generating takes well under a minute; cached in the bench directory.
+ */
+function makeAnalysisVideo(cacheDir: string): string {
+  mkdirSync(cacheDir, { recursive: true });
+  const file = path.join(cacheDir, `analysis-${VIDEO.width}x${VIDEO.height}-${VIDEO.seconds}s.mp4`);
+  if (existsSync(file)) return file;
+  const { width, height, fps, seconds } = VIDEO;
+  const partial = `${file}.partial.mp4`;
+  execFileSync('ffmpeg', [
+    ...['-hide_banner', '-v', 'error', '-y'],
+    ...['-f', 'lavfi', '-i', `nullsrc=s=${width}x${height}:r=${fps}:d=${seconds}`],
+    ...['-f', 'lavfi', '-i', `color=c=0x101010:s=40x40:r=${fps}:d=${seconds}`],
+    '-filter_complex',
+    [
+      `[0]trim=end_frame=1,geq=lum='128+50*sin(X/6)*cos(Y/9)+30*sin((X+Y)/23)':cb=128:cr=128,format=yuv420p,loop=loop=${FRAMES - 1}:size=1:start=0,setpts=N/${fps}/TB[bg]`,
+      `[bg][1]overlay=x='300+250*sin(t*0.7)':y='220+180*sin(t*1.3)':eval=frame:shortest=1`,
+    ].join(';'),
+    ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-g', '250', '-pix_fmt', 'yuv420p'],
+    ...['-movflags', '+faststart', partial],
+  ]);
+  renameSync(partial, file);
+  return file;
+}
+
+/** Wall seconds of one ffmpeg decode with its frames thrown away (stdout to /dev/null). */
+function timeDecode(args: string[]): Promise<number> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn('ffmpeg', args, { stdio: ['ignore', 'ignore', 'inherit'] });
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0 ? resolve((performance.now() - started) / 1000) : reject(new Error(`ffmpeg exited with ${code}`)),
+    );
+  });
+}
+
+async function bestDecodeRate(args: string[]): Promise<number> {
+  let best = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < 2; i++) best = Math.min(best, await timeDecode(args));
+  return FRAMES / best;
+}
+
+/** Summed RSS (MB) of the ffmpeg processes whose parent is `pid` (worker threads spawn them from the server). */
+function ffmpegChildrenRssMb(pid: number): number {
+  let kb = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // The command name is in parentheses and may hold spaces; the parent pid is the second field after it.
+      const close = stat.lastIndexOf(')');
+      const name = stat.slice(stat.indexOf('(') + 1, close);
+      const parent = Number(stat.slice(close + 2).split(' ')[1]);
+      if (parent !== pid || name !== 'ffmpeg') continue;
+      const status = readFileSync(`/proc/${entry}/status`, 'utf8');
+      kb += Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0);
+    } catch {
+      // The process ended between listing and reading.
+    }
+  }
+  return kb / 1024;
+}
+
+/** Samples the children's summed RSS every 100 ms until stopped; answers the peak. */
+function sampleChildren(pid: number): { stop(): number } {
+  let peak = 0;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, ffmpegChildrenRssMb(pid));
+  }, 100);
+  return {
+    stop() {
+      clearInterval(timer);
+      return peak;
+    },
+  };
+}
+
+interface VideoUrls {
+  videoUrl: string;
+  analysisUrl: string;
+}
+
+async function uploadAndWait(h: BenchHarness, subjectsUrl: string, file: string): Promise<VideoUrls> {
+  const access = await h.login();
+  const subject = (await h.api('GET', `${subjectsUrl}?page_size=1`, access)).results[0];
+  const videosUrl = `${subjectsUrl}${subject.subject_uuid}/videos/`;
+  const upload = await h.uploadMultipart(videosUrl, access, file);
+  if (upload.status !== 201) throw new Error(`upload answered ${upload.status}: ${upload.body}`);
+  const videoUrl = `${videosUrl}${JSON.parse(upload.body).video_uuid}/`;
+  const started = performance.now();
+  for (;;) {
+    const video = await h.api('GET', videoUrl, access);
+    if (video.status === 'ready') break;
+    if (video.status === 'failed') throw new Error(`the analysis video failed processing: ${video.error}`);
+    if (performance.now() - started > 120_000) throw new Error('the analysis video was not ready within 2 minutes');
+    await sleep(200);
+  }
+  return { videoUrl, analysisUrl: `${videoUrl}analysis/` };
+}
+
+interface RunMeasure {
+  wallSeconds: number;
+  apiSeconds: number;
+  serverPeakMb: number;
+  ffmpegPeakMb: number;
+}
+
+/** One movement-detection run: POST, then a GET every 200 ms until it has succeeded. */
+async function measureRun(
+  h: BenchHarness,
+  server: { pid: number },
+  analysisUrl: string,
+  parameters: Record<string, unknown>,
+): Promise<RunMeasure> {
+  const access = await h.login();
+  h.resetPeakRss(server.pid);
+  const children = sampleChildren(server.pid);
+  try {
+    const started = performance.now();
+    const created = await h.api('POST', analysisUrl, access, { kind: 'movement_detection', parameters });
+    for (;;) {
+      await sleep(200);
+      const run = await h.api('GET', `${analysisUrl}${created.analysis_uuid}/`, access);
+      if (run.status === 'succeeded') {
+        const wallSeconds = (performance.now() - started) / 1000;
+        if (run.summary?.samples !== FRAMES) throw new Error(`the run counted ${run.summary?.samples} frames`);
+        return {
+          wallSeconds,
+          apiSeconds: (Date.parse(run.finished_at) - Date.parse(run.created_at)) / 1000,
+          serverPeakMb: h.peakRssMb(server.pid),
+          ffmpegPeakMb: children.stop(),
+        };
+      }
+      if (run.status !== 'queued' && run.status !== 'running')
+        throw new Error(`the run ended ${run.status}: ${run.error}`);
+      if (performance.now() - started > 300_000) throw new Error('the run did not finish within 5 minutes');
+    }
+  } finally {
+    children.stop();
+  }
+}
+
+/** Waits (at most a minute) for the 1-minute load average to fall below 1.5; answers the load it measured at. */
+async function quietMachine(h: BenchHarness): Promise<number> {
+  const started = performance.now();
+  while (os.loadavg()[0]! >= 1.5 && performance.now() - started < 60_000) {
+    h.log(`load average ${os.loadavg()[0]!.toFixed(2)}: waiting for the machine to quieten...`);
+    await sleep(10_000);
+  }
+  return os.loadavg()[0]!;
+}
+
+/**
+ * Measures on `dataDir` (a stopped server's directory with the bench user and its project's subjects) and
+ * answers the table rows.
+ */
+export async function analysisPhase(
+  h: BenchHarness,
+  dataDir: string,
+  subjectsUrl: string,
+): Promise<[string, string][]> {
+  const rows: [string, string][] = [];
+  h.log('analysis: preparing the 10-minute 640x480 video...');
+  const file = makeAnalysisVideo(h.cacheDir);
+  const load = await quietMachine(h);
+  rows.push([
+    'Analysis video (all analysis rows): 640x480, 30 fps, 10 min = 18,000 frames, H.264 veryfast crf 23, static texture + a moving square',
+    `${(statSync(file).size / MB).toFixed(1)} MB; 1-min load average at the start of the phase ${load.toFixed(2)}`,
+  ]);
+
+  h.log('analysis: ffmpeg decode rates...');
+  const decodeInput = ['-hide_banner', '-nostdin', '-v', 'error', '-i', file];
+  const grayRate = await bestDecodeRate([...decodeInput, '-f', 'rawvideo', '-pix_fmt', 'gray', '-']);
+  const lumaRate = await bestDecodeRate([
+    ...decodeInput,
+    ...['-vf', 'extractplanes=y', '-f', 'rawvideo', '-pix_fmt', 'gray', '-'],
+  ]);
+  rows.push(['ffmpeg alone: decode to gray (`-f rawvideo -pix_fmt gray`, null sink), best of 2', rate(grayRate)]);
+  rows.push([
+    'ffmpeg alone: decode the Y plane (`-vf extractplanes=y`, what the engine reads), best of 2',
+    rate(lumaRate),
+  ]);
+
+  const runRows = (label: string, target: string, run: RunMeasure) => {
+    const wallRate = FRAMES / run.wallSeconds;
+    rows.push([
+      `${label}: frames/s (wall time from POST to the first 200 ms poll that sees succeeded)${target}`,
+      `${rate(wallRate)} = ${(wallRate / grayRate).toFixed(2)} × ffmpeg gray, ${(wallRate / lumaRate).toFixed(2)} × Y plane (${run.wallSeconds.toFixed(1)} s; created→finished per the API ${run.apiSeconds.toFixed(1)} s)`,
+    ]);
+    rows.push([
+      `${label}: peak RSS of the server (worker threads included) / summed ffmpeg children (100 ms samples)`,
+      `${run.serverPeakMb.toFixed(0)} MB / ${run.ffmpegPeakMb.toFixed(0)} MB`,
+    ]);
+  };
+
+  // One worker: the segments (300 s each) run one after the other.
+  let urls: VideoUrls;
+  let server = await h.startServer(dataDir, { ANALYSIS_WORKERS: '1' });
+  try {
+    h.log('analysis: uploading the video...');
+    urls = await uploadAndWait(h, subjectsUrl, file);
+    h.log('analysis: movement detection with 1 worker...');
+    runRows(
+      'Movement detection end to end, ANALYSIS_WORKERS=1, whole frame',
+      ' (target ≥ 0.9 × ffmpeg gray)',
+      await measureRun(h, server, urls.analysisUrl, {}),
+    );
+  } finally {
+    await server.stop();
+  }
+
+  server = await h.startServer(dataDir, { ANALYSIS_WORKERS: '2' });
+  try {
+    h.log('analysis: movement detection with 2 workers...');
+    runRows(
+      'Movement detection end to end, ANALYSIS_WORKERS=2, whole frame',
+      ' (target ≥ 1.6 × ffmpeg gray)',
+      await measureRun(h, server, urls.analysisUrl, {}),
+    );
+    h.log('analysis: movement detection with 2 workers and a quarter-picture ROI...');
+    runRows(
+      'Movement detection end to end, ANALYSIS_WORKERS=2, one ROI of a quarter of the picture (320x240, decode cropped)',
+      '',
+      await measureRun(h, server, urls.analysisUrl, { rois: [QUARTER_ROI] }),
+    );
+
+    h.log('analysis: previews...');
+    const walls: number[] = [];
+    const elapsed: number[] = [];
+    const access = await h.login();
+    for (let i = 0; i < 5; i++) {
+      const started = performance.now();
+      const preview = await h.api('POST', `${urls.analysisUrl}create-preview/`, access, {
+        parameters: {},
+        start_s: 60,
+        length_s: 3,
+      });
+      walls.push(performance.now() - started);
+      elapsed.push(preview.elapsed_ms);
+      if (preview.values.length !== 3 * VIDEO.fps) throw new Error(`the preview had ${preview.values.length} values`);
+    }
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    rows.push([
+      'Preview (create-preview/, 3 s of 640x480 from 60 s, 5 requests one after another): wall time p50 / max (target ≤ 2 s)',
+      `${median(walls).toFixed(0)} ms / ${Math.max(...walls).toFixed(0)} ms (server's elapsed_ms ${median(elapsed).toFixed(0)} / ${Math.max(...elapsed).toFixed(0)} ms)`,
+    ]);
+  } finally {
+    await server.stop();
+  }
+  return rows;
+}
