@@ -254,6 +254,12 @@ export async function analysisPhase(
       '',
       await measureRun(h, server, urls.analysisUrl, { rois: [QUARTER_ROI] }),
     );
+    h.log('analysis: movement detection with 2 workers, opening, closing and small-object removal...');
+    runRows(
+      'Movement detection end to end, ANALYSIS_WORKERS=2, whole frame with opening 3, closing 3, small-object removal 20 px',
+      '',
+      await measureRun(h, server, urls.analysisUrl, { opening: 3, closing: 3, small_object_removal: 20 }),
+    );
 
     h.log('analysis: previews...');
     const walls: number[] = [];

@@ -13,8 +13,8 @@
  *
  * Allocation-free per frame: this runs in worker threads at the speed of decoding.
  */
-import { KERNEL_WASM_BASE64 } from './kernel.wasm.js';
-import { closeMask, morphologyScratch, openMask } from './morphology.js';
+import { alignToVector, instantiateKernel, KERNEL_PAD, type Kernel } from './kernel.js';
+import { closeInKernel, layoutMaskBuffers, type MaskBuffers, openInKernel } from './morphology.js';
 
 export interface Rect {
   x: number;
@@ -41,34 +41,11 @@ export const LIMITED_TO_FULL_RANGE = (() => {
   return table;
 })();
 
-interface Kernel {
-  map_limited(pointer: number, length: number): void;
-  box_sums(frame: number, sums: number, columns: number, width: number, height: number): void;
-  count_changed(
-    current: number,
-    previous: number,
-    width: number,
-    x: number,
-    y: number,
-    roiWidth: number,
-    roiHeight: number,
-    limit: number,
-  ): number;
-}
-
-let kernelModule: WebAssembly.Module | undefined;
-function compiledKernel(): WebAssembly.Module {
-  kernelModule ??= new WebAssembly.Module(Buffer.from(KERNEL_WASM_BASE64, 'base64'));
-  return kernelModule;
-}
-
-/** Room after each buffer for the vector loops' overshoot (kernel.wat). */
-const PAD = 64;
-
 /**
  * Changed-pixel counting over consecutive frames of one fixed-size picture (the decoded crop). The hot loops
- * (range mapping, 3×3 sums, counting) run in WebAssembly SIMD (kernel.wat) on buffers in this counter's own
- * memory; morphology and small-object removal, opt-in, run in TypeScript on the ROI's mask.
+ * (range mapping, 3×3 sums, counting, and when asked the changed mask with its opening and closing) run in
+ * WebAssembly SIMD (kernel.wat) on buffers in this counter's own memory; small-object removal, opt-in, runs in
+ * TypeScript on that mask.
  */
 export class IntensityCounter {
   private readonly kernel: Kernel;
@@ -77,14 +54,13 @@ export class IntensityCounter {
   private currentPointer: number;
   private previousPointer: number;
   private readonly columnsPointer: number;
+  private readonly maskBuffers: MaskBuffers;
   /** The frame buffer inside the kernel's memory: the decoder writes frames straight into it. */
   readonly frame: Uint8Array;
   private hasPrevious = false;
-  private mask: Uint8Array = new Uint8Array(0);
-  private readonly scratch = { stack: new Int32Array(0), labels: new Int32Array(0) };
-  private readonly morphology = morphologyScratch();
-  /** The ROI of the last counted frame when `lastMask()` holds its mask. */
-  private lastRoi: Rect | null = null;
+  private readonly scratch = { stack: new Int32Array(0) };
+  /** The ROI and mask of the last counted frame, when `push` was asked to keep them. */
+  private last: { roi: Rect; mask: Uint8Array } | null = null;
 
   /**
    * @param limitedRange the frames are limited-range luma (16–235), mapped to 0–255 here exactly as ffmpeg's
@@ -97,15 +73,18 @@ export class IntensityCounter {
     private readonly limitedRange = false,
   ) {
     const size = width * height;
-    const align = (n: number) => Math.ceil(n / 16) * 16;
     this.framePointer = 0;
-    this.currentPointer = align(size + PAD);
-    this.previousPointer = this.currentPointer + align(size * 2 + PAD);
-    this.columnsPointer = this.previousPointer + align(size * 2 + PAD);
-    const bytes = this.columnsPointer + align((width + 32) * 2 + PAD);
-    this.memory = new WebAssembly.Memory({ initial: Math.ceil(bytes / 65536) });
-    const instance = new WebAssembly.Instance(compiledKernel(), { env: { memory: this.memory } });
-    this.kernel = instance.exports as unknown as Kernel;
+    this.currentPointer = alignToVector(size + KERNEL_PAD);
+    this.previousPointer = this.currentPointer + alignToVector(size * 2 + KERNEL_PAD);
+    this.columnsPointer = this.previousPointer + alignToVector(size * 2 + KERNEL_PAD);
+    const masks = layoutMaskBuffers(
+      this.columnsPointer + alignToVector((width + 32) * 2 + KERNEL_PAD),
+      size,
+      width,
+      Math.max(parameters.opening, parameters.closing),
+    );
+    this.maskBuffers = masks.buffers;
+    ({ kernel: this.kernel, memory: this.memory } = instantiateKernel(masks.end));
     this.frame = new Uint8Array(this.memory.buffer, this.framePointer, size);
   }
 
@@ -126,7 +105,7 @@ export class IntensityCounter {
     if (this.limitedRange) this.kernel.map_limited(this.framePointer, width * height);
     this.kernel.box_sums(this.framePointer, this.currentPointer, this.columnsPointer, width, height);
     let count = 0;
-    this.lastRoi = null;
+    this.last = null;
     if (roi && this.hasPrevious) {
       count =
         this.usesMask || keepMask
@@ -151,65 +130,63 @@ export class IntensityCounter {
 
   /** The changed mask (ROI-sized, 1 = changed) of the last counted frame, when `push` was asked to keep it. */
   lastMask(): { roi: Rect; mask: Uint8Array } | null {
-    return this.lastRoi ? { roi: this.lastRoi, mask: this.mask } : null;
+    return this.last;
   }
 
   private countWithMask(roi: Rect, keepMask: boolean): number {
-    const { width } = this;
-    const size = roi.width * roi.height;
-    const current = new Uint16Array(this.memory.buffer, this.currentPointer, this.width * this.height);
-    const previous = new Uint16Array(this.memory.buffer, this.previousPointer, this.width * this.height);
-    const limit = 9 * this.parameters.threshold;
-    if (this.mask.length !== size) this.mask = new Uint8Array(size);
-    const mask = this.mask;
-    for (let y = 0; y < roi.height; y++) {
-      const source = (roi.y + y) * width + roi.x;
-      const target = y * roi.width;
-      for (let x = 0; x < roi.width; x++) {
-        const difference = current[source + x]! - previous[source + x]!;
-        mask[target + x] = difference > limit || difference < -limit ? 1 : 0;
-      }
-    }
+    const { kernel, maskBuffers } = this;
+    const { width, height } = roi;
     const p = this.parameters;
-    if (p.opening > 1) openMask(mask, roi.width, roi.height, p.opening, this.morphology);
-    if (p.closing > 1) closeMask(mask, roi.width, roi.height, p.closing, this.morphology);
-    if (p.small_object_removal > 1) {
-      removeSmallObjects(mask, roi.width, roi.height, p.small_object_removal, this.scratch);
-    }
-    let count = 0;
-    for (let i = 0; i < size; i++) count += mask[i]!;
-    if (keepMask) this.lastRoi = roi;
-    return count;
+    kernel.changed_mask(
+      this.currentPointer,
+      this.previousPointer,
+      this.width,
+      roi.x,
+      roi.y,
+      width,
+      height,
+      9 * p.threshold,
+      maskBuffers.mask,
+    );
+    if (p.opening > 1) openInKernel(kernel, maskBuffers, width, height, p.opening);
+    if (p.closing > 1) closeInKernel(kernel, maskBuffers, width, height, p.closing);
+    const mask = new Uint8Array(this.memory.buffer, maskBuffers.mask, width * height);
+    if (p.small_object_removal > 1) removeSmallObjects(mask, width, height, p.small_object_removal, this.scratch);
+    // A copy: the view is overwritten by the next frame, and posting it would clone the whole memory.
+    if (keepMask) this.last = { roi, mask: mask.slice() };
+    return kernel.count_ones(maskBuffers.mask, width * height);
   }
 }
 
 /**
  * Clears 8-connected regions of 1s smaller than `minPixels`. Flood fill with an explicit stack (no recursion),
- * each pixel visited a bounded number of times: linear in the mask size.
+ * each pixel visited a bounded number of times: linear in the mask size. Pixels being filled are marked 2 in
+ * the mask itself (no label array to clear each frame); the kept regions' pixels stay on the stack and go back
+ * to 1 at the end. The scan skips four empty pixels at a time, as changed pixels are usually few.
  */
 export function removeSmallObjects(
   mask: Uint8Array,
   width: number,
   height: number,
   minPixels: number,
-  scratch: { stack: Int32Array; labels: Int32Array } = { stack: new Int32Array(0), labels: new Int32Array(0) },
+  scratch: { stack: Int32Array } = { stack: new Int32Array(0) },
 ): void {
   const size = width * height;
-  if (scratch.labels.length < size) {
-    scratch.labels = new Int32Array(size);
-    scratch.stack = new Int32Array(size);
-  }
-  const { labels, stack } = scratch;
-  labels.fill(0, 0, size);
-  let label = 0;
+  if (scratch.stack.length < size) scratch.stack = new Int32Array(size);
+  const { stack } = scratch;
+  const words = mask.byteOffset % 4 === 0 ? new Uint32Array(mask.buffer, mask.byteOffset, size >> 2) : null;
+  const wordEnd = words ? words.length * 4 : 0;
+  let top = 0;
   for (let start = 0; start < size; start++) {
-    if (mask[start] === 0 || labels[start] !== 0) continue;
-    label++;
-    // First pass: collect the region (the stack doubles as the list of its pixels).
-    let top = 0;
-    let visited = 0;
+    if (start < wordEnd && (start & 3) === 0 && words![start >> 2] === 0) {
+      start += 3;
+      continue;
+    }
+    if (mask[start] !== 1) continue;
+    const base = top;
+    let visited = top;
     stack[top++] = start;
-    labels[start] = label;
+    mask[start] = 2;
     while (visited < top) {
       const index = stack[visited++]!;
       const x = index % width;
@@ -221,13 +198,17 @@ export function removeSmallObjects(
           const nx = x + dx;
           if (nx < 0 || nx >= width) continue;
           const neighbour = ny * width + nx;
-          if (mask[neighbour] === 1 && labels[neighbour] === 0) {
-            labels[neighbour] = label;
+          if (mask[neighbour] === 1) {
+            mask[neighbour] = 2;
             stack[top++] = neighbour;
           }
         }
       }
     }
-    if (top < minPixels) for (let i = 0; i < top; i++) mask[stack[i]!] = 0;
+    if (top - base < minPixels) {
+      for (let i = base; i < top; i++) mask[stack[i]!] = 0;
+      top = base;
+    }
   }
+  for (let i = 0; i < top; i++) mask[stack[i]!] = 1;
 }

@@ -122,4 +122,188 @@
         (local.set $y (i32.add (local.get $y) (i32.const 1)))
         (br $rows)))
     (local.get $total))
+
+  ;; The changed mask of the ROI: 1 where the sums differ by more than $limit, else 0; ROI-sized, row stride $rw.
+  ;; 8 pixels per step; a row's last step may write a few bytes into the next mask row, which that row then rewrites.
+  (func (export "changed_mask") (param $current i32) (param $previous i32) (param $width i32)
+    (param $rx i32) (param $ry i32) (param $rw i32) (param $rh i32) (param $limit i32) (param $mask i32)
+    (local $y i32) (local $x i32) (local $offset i32) (local $out i32) (local $limits v128) (local $changed v128)
+    (local.set $limits (i16x8.splat (local.get $limit)))
+    (block $rows_done
+      (loop $rows
+        (br_if $rows_done (i32.ge_u (local.get $y) (local.get $rh)))
+        (local.set $offset
+          (i32.shl (i32.add (i32.mul (i32.add (local.get $ry) (local.get $y)) (local.get $width)) (local.get $rx))
+            (i32.const 1)))
+        (local.set $out (i32.add (local.get $mask) (i32.mul (local.get $y) (local.get $rw))))
+        (local.set $x (i32.const 0))
+        (block $vec_done
+          (loop $vec
+            (br_if $vec_done (i32.ge_u (local.get $x) (local.get $rw)))
+            (local.set $changed
+              (v128.and (v128.const i16x8 1 1 1 1 1 1 1 1)
+                (i16x8.gt_s
+                  (i16x8.abs (i16x8.sub
+                    (v128.load (i32.add (local.get $current) (local.get $offset)))
+                    (v128.load (i32.add (local.get $previous) (local.get $offset)))))
+                  (local.get $limits))))
+            (v128.store64_lane 0 (i32.add (local.get $out) (local.get $x))
+              (i8x16.narrow_i16x8_u (local.get $changed) (local.get $changed)))
+            (local.set $offset (i32.add (local.get $offset) (i32.const 16)))
+            (local.set $x (i32.add (local.get $x) (i32.const 8)))
+            (br $vec)))
+        (local.set $y (i32.add (local.get $y) (i32.const 1)))
+        (br $rows))))
+
+  ;; Morphology on masks of 0/1 bytes (morphology.ts explains the windows): erosion ($erode = 1) keeps a pixel when
+  ;; its whole window, clipped to the mask, is 1; dilation sets it when any pixel of the window is 1.
+
+  ;; Horizontal pass, $src → $dst (distinct buffers, rows of $width). Each row is copied into $row between pads of
+  ;; the operation's neutral value (1 for erosion's AND, 0 for dilation's OR), which is exactly the clipping. The
+  ;; k-wide window is then built by doubling: after the step with stride d every entry combines the 2d entries from
+  ;; it, and a k-wide window is two overlapping windows of the largest power of two ≤ k. log2(k) vector passes a row.
+  ;; $row needs room for width + k − 1 bytes and 32 more. Stores run past a row's end into the next $dst row, which
+  ;; that row then rewrites (and past the last row into the buffer's padding).
+  (func (export "morph_rows") (param $src i32) (param $dst i32) (param $row i32) (param $width i32) (param $height i32)
+    (param $k i32) (param $before i32) (param $erode i32)
+    (local $y i32) (local $x i32) (local $d i32) (local $length i32) (local $in i32) (local $out i32) (local $last i32)
+    (local $a v128) (local $b v128)
+    (local.set $length (i32.add (local.get $width) (i32.sub (local.get $k) (i32.const 1))))
+    (block $rows_done
+      (loop $rows
+        (br_if $rows_done (i32.ge_u (local.get $y) (local.get $height)))
+        (local.set $in (i32.add (local.get $src) (i32.mul (local.get $y) (local.get $width))))
+        (local.set $out (i32.add (local.get $dst) (i32.mul (local.get $y) (local.get $width))))
+        (memory.fill (local.get $row) (local.get $erode) (local.get $before))
+        (memory.copy (i32.add (local.get $row) (local.get $before)) (local.get $in) (local.get $width))
+        (memory.fill (i32.add (i32.add (local.get $row) (local.get $before)) (local.get $width)) (local.get $erode)
+          (i32.sub (i32.sub (local.get $k) (i32.const 1)) (local.get $before)))
+        ;; Doubling, in place and ascending: a step reads entries x and x + d before any later step writes them.
+        (local.set $d (i32.const 1))
+        (block $doubling_done
+          (loop $doubling
+            (br_if $doubling_done (i32.gt_u (i32.shl (local.get $d) (i32.const 1)) (local.get $k)))
+            (local.set $last (i32.sub (local.get $length) (local.get $d)))
+            (local.set $x (i32.const 0))
+            (block $pass_done
+              (loop $pass
+                (br_if $pass_done (i32.ge_s (local.get $x) (local.get $last)))
+                (local.set $a (v128.load (i32.add (local.get $row) (local.get $x))))
+                (local.set $b (v128.load (i32.add (i32.add (local.get $row) (local.get $x)) (local.get $d))))
+                (v128.store (i32.add (local.get $row) (local.get $x))
+                  (select (v128.and (local.get $a) (local.get $b)) (v128.or (local.get $a) (local.get $b))
+                    (local.get $erode)))
+                (local.set $x (i32.add (local.get $x) (i32.const 16)))
+                (br $pass)))
+            (local.set $d (i32.shl (local.get $d) (i32.const 1)))
+            (br $doubling)))
+        ;; The k-wide window at x: entries x and x + k − d, each covering d.
+        (local.set $last (i32.sub (local.get $k) (local.get $d)))
+        (local.set $x (i32.const 0))
+        (block $final_done
+          (loop $final
+            (br_if $final_done (i32.ge_u (local.get $x) (local.get $width)))
+            (local.set $a (v128.load (i32.add (local.get $row) (local.get $x))))
+            (local.set $b (v128.load (i32.add (i32.add (local.get $row) (local.get $x)) (local.get $last))))
+            (v128.store (i32.add (local.get $out) (local.get $x))
+              (select (v128.and (local.get $a) (local.get $b)) (v128.or (local.get $a) (local.get $b))
+                (local.get $erode)))
+            (local.set $x (i32.add (local.get $x) (i32.const 16)))
+            (br $final)))
+        (local.set $y (i32.add (local.get $y) (i32.const 1)))
+        (br $rows))))
+
+  ;; Adds a mask row to the 16-bit column counts ($subtract = 0) or takes it away ($subtract = 1), 8 columns a step.
+  (func $add_row (param $counts i32) (param $row i32) (param $width i32) (param $subtract i32)
+    (local $x i32) (local $c i32) (local $v v128)
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $x) (local.get $width)))
+        (local.set $c (i32.add (local.get $counts) (i32.shl (local.get $x) (i32.const 1))))
+        (local.set $v (v128.load8x8_u (i32.add (local.get $row) (local.get $x))))
+        (v128.store (local.get $c)
+          (select (i16x8.sub (v128.load (local.get $c)) (local.get $v)) (i16x8.add (v128.load (local.get $c)) (local.get $v))
+            (local.get $subtract)))
+        (local.set $x (i32.add (local.get $x) (i32.const 8)))
+        (br $next))))
+
+  ;; Vertical pass, $src → $dst (distinct): one running count of 1s per column over the window [y − before,
+  ;; y + after] clipped to the mask, kept in 16-bit lanes (a count never exceeds the height). $counts needs room for
+  ;; width + 8 counts.
+  (func (export "morph_columns") (param $src i32) (param $dst i32) (param $counts i32) (param $width i32) (param $height i32)
+    (param $k i32) (param $before i32) (param $erode i32)
+    (local $after i32) (local $y i32) (local $x i32) (local $j i32) (local $last i32) (local $top i32) (local $bottom i32)
+    (local $out i32) (local $cells v128) (local $v v128) (local $kept v128)
+    (local.set $after (i32.sub (i32.sub (local.get $k) (i32.const 1)) (local.get $before)))
+    (memory.fill (local.get $counts) (i32.const 0) (i32.shl (i32.add (local.get $width) (i32.const 8)) (i32.const 1)))
+    ;; The window of row 0: rows 0 … min(after, height − 1).
+    (local.set $last (select (local.get $after) (i32.sub (local.get $height) (i32.const 1))
+      (i32.lt_u (local.get $after) (local.get $height))))
+    (block $first_done
+      (loop $first
+        (br_if $first_done (i32.gt_u (local.get $j) (local.get $last)))
+        (call $add_row (local.get $counts) (i32.add (local.get $src) (i32.mul (local.get $j) (local.get $width)))
+          (local.get $width) (i32.const 0))
+        (local.set $j (i32.add (local.get $j) (i32.const 1)))
+        (br $first)))
+    (block $rows_done
+      (loop $rows
+        (br_if $rows_done (i32.ge_u (local.get $y) (local.get $height)))
+        ;; Cells of the clipped window: min(y + after, height − 1) − max(y − before, 0) + 1.
+        (local.set $bottom (i32.add (local.get $y) (local.get $after)))
+        (if (i32.ge_u (local.get $bottom) (local.get $height))
+          (then (local.set $bottom (i32.sub (local.get $height) (i32.const 1)))))
+        (local.set $top (i32.sub (local.get $y) (local.get $before)))
+        (if (i32.lt_s (local.get $top) (i32.const 0)) (then (local.set $top (i32.const 0))))
+        (local.set $cells (i16x8.splat (i32.add (i32.sub (local.get $bottom) (local.get $top)) (i32.const 1))))
+        (local.set $out (i32.add (local.get $dst) (i32.mul (local.get $y) (local.get $width))))
+        (local.set $x (i32.const 0))
+        (block $vec_done
+          (loop $vec
+            (br_if $vec_done (i32.ge_u (local.get $x) (local.get $width)))
+            (local.set $v (v128.load (i32.add (local.get $counts) (i32.shl (local.get $x) (i32.const 1)))))
+            (local.set $kept
+              (v128.and (v128.const i16x8 1 1 1 1 1 1 1 1)
+                (select (i16x8.eq (local.get $v) (local.get $cells))
+                  (i16x8.ne (local.get $v) (v128.const i64x2 0 0))
+                  (local.get $erode))))
+            (v128.store64_lane 0 (i32.add (local.get $out) (local.get $x))
+              (i8x16.narrow_i16x8_u (local.get $kept) (local.get $kept)))
+            (local.set $x (i32.add (local.get $x) (i32.const 8)))
+            (br $vec)))
+        ;; Slide the window down one row.
+        (if (i32.lt_u (i32.add (i32.add (local.get $y) (local.get $after)) (i32.const 1)) (local.get $height))
+          (then (call $add_row (local.get $counts)
+            (i32.add (local.get $src)
+              (i32.mul (i32.add (i32.add (local.get $y) (local.get $after)) (i32.const 1)) (local.get $width)))
+            (local.get $width) (i32.const 0))))
+        (if (i32.ge_s (i32.sub (local.get $y) (local.get $before)) (i32.const 0))
+          (then (call $add_row (local.get $counts)
+            (i32.add (local.get $src) (i32.mul (i32.sub (local.get $y) (local.get $before)) (local.get $width)))
+            (local.get $width) (i32.const 1))))
+        (local.set $y (i32.add (local.get $y) (i32.const 1)))
+        (br $rows))))
+
+  ;; The number of 1 bytes among $n bytes of 0/1.
+  (func (export "count_ones") (param $p i32) (param $n i32) (result i32)
+    (local $end i32) (local $acc v128) (local $total i32)
+    (local.set $end (i32.add (local.get $p) (i32.and (local.get $n) (i32.const -16))))
+    (block $vec_done
+      (loop $vec
+        (br_if $vec_done (i32.ge_u (local.get $p) (local.get $end)))
+        (local.set $acc (i32x4.add (local.get $acc)
+          (i32x4.extadd_pairwise_i16x8_u (i16x8.extadd_pairwise_i8x16_u (v128.load (local.get $p))))))
+        (local.set $p (i32.add (local.get $p) (i32.const 16)))
+        (br $vec)))
+    (local.set $total
+      (i32.add (i32.add (i32x4.extract_lane 0 (local.get $acc)) (i32x4.extract_lane 1 (local.get $acc)))
+        (i32.add (i32x4.extract_lane 2 (local.get $acc)) (i32x4.extract_lane 3 (local.get $acc)))))
+    (local.set $end (i32.add (local.get $end) (i32.and (local.get $n) (i32.const 15))))
+    (block $tail_done
+      (loop $tail
+        (br_if $tail_done (i32.ge_u (local.get $p) (local.get $end)))
+        (local.set $total (i32.add (local.get $total) (i32.load8_u (local.get $p))))
+        (local.set $p (i32.add (local.get $p) (i32.const 1)))
+        (br $tail)))
+    (local.get $total))
 )
