@@ -127,9 +127,10 @@ describe('revoking analysis runs', () => {
             payload: { kind: 'movement_detection', parameters },
           })
         ).json().analysis_uuid as string;
-      const reader = (uuid: string) => async () =>
+      type RunView = { status: string; progress: number; summary: { samples: number } };
+      const reader = (uuid: string) => async (): Promise<RunView> =>
         (await t.app.inject({ method: 'GET', url: `${analysisUrl}${uuid}/`, headers: owner.headers })).json();
-      const finished = (run: { status: string }) => run.status === 'succeeded' || run.status === 'failed';
+      const finished = (run: RunView) => run.status === 'succeeded' || run.status === 'failed';
       const seriesOf = async (uuid: string) =>
         (
           await t.app.inject({
