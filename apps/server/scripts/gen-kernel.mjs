@@ -8,7 +8,10 @@ const dir = path.resolve(import.meta.dirname, '../src/modules/analysis/engine');
 
 export async function compileKernel() {
   const toolkit = await wabt();
-  const module = toolkit.parseWat('kernel.wat', readFileSync(path.join(dir, 'kernel.wat'), 'utf8'), { simd: true, bulk_memory: true });
+  const module = toolkit.parseWat('kernel.wat', readFileSync(path.join(dir, 'kernel.wat'), 'utf8'), {
+    simd: true,
+    bulk_memory: true,
+  });
   try {
     module.validate();
     return Buffer.from(module.toBinary({}).buffer);
