@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { type JobDefinition, JobQueue } from './job-queue.js';
 import { jobDefinitions } from './job-registry.js';
 
 describe('job queues', () => {
@@ -23,6 +25,38 @@ describe('job queues', () => {
     // Long media jobs must not wait hours for an expiry when a machine dies.
     for (const name of ['videos.process', 'analyses.segment', 'analyses.detect']) {
       expect((await t.ctx.jobs.queuePolicy(name))?.heartbeatSeconds).toBe(30);
+    }
+  });
+
+  it('wake this process’s idle workers when a job is sent here, instead of waiting for their next poll', async () => {
+    const started: number[] = [];
+    // Two workers that would otherwise look for jobs only every 30 s.
+    const slowPolling: JobDefinition<{ n: number }, object> = {
+      name: 'test.wake',
+      payload: z.object({ n: z.number() }),
+      retryLimit: 0,
+      retryDelaySeconds: 1,
+      expireInSeconds: 60,
+      pollingIntervalSeconds: 30,
+      concurrency: () => 2,
+      async handle() {
+        started.push(Date.now());
+      },
+    };
+    const queue = JobQueue.open<object>(t.ctx.database, [slowPolling], t.app.log);
+    await queue.start({});
+    try {
+      // Let both workers finish their first (empty) fetch and settle into the 30 s wait.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const sentAt = Date.now();
+      await queue.send(slowPolling, { n: 1 });
+      await queue.send(slowPolling, { n: 2 });
+      const deadline = Date.now() + 10_000;
+      while (started.length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(started).toHaveLength(2);
+      expect(Math.max(...started) - sentAt).toBeLessThan(3000);
+    } finally {
+      await queue.stop();
     }
   });
 });
