@@ -7,11 +7,24 @@ import type { TestUser } from './fixtures';
 
 /**
  * A still, textured 640×480 scene at 30 fps where a dark square jumps at 1.0, 2.0 and 3.5 s and a second one
- * slides all the time (the recipe of the server's analysis fixtures). Generated once per machine.
+ * slides all the time (the recipe of the server's analysis fixtures). Generated once per machine. With `plays`
+ * above 1 the clip is repeated that many times by stream copy: a long video in no encoding time.
  */
-export function longSceneVideoPath(seconds = 40): string {
+export function longSceneVideoPath(seconds = 40, plays = 1): string {
   const dir = assetsDir();
   mkdirSync(dir, { recursive: true });
+  if (plays > 1) {
+    const looped = path.join(dir, `scene-640x480-${seconds}s-x${plays}.mp4`);
+    if (existsSync(looped)) return looped;
+    const clip = longSceneVideoPath(seconds);
+    const partial = `${looped}.${process.pid}.partial.mp4`;
+    execFileSync('ffmpeg', [
+      ...['-hide_banner', '-v', 'error', '-y', '-stream_loop', String(plays - 1), '-i', clip],
+      ...['-c', 'copy', '-f', 'mp4', partial],
+    ]);
+    renameSync(partial, looped);
+    return looped;
+  }
   const file = path.join(dir, `scene-640x480-${seconds}s.mp4`);
   if (existsSync(file)) return file;
   const fps = 30;

@@ -9,7 +9,7 @@ import {
 } from '../support/analysis';
 import { createProject, createSubject, createUser, expect, signIn, type TestUser, test } from '../support/fixtures';
 
-/** Opening, closing and small-object removal run in TypeScript: tens of ms per 640×480 frame, so 40 s take a while. */
+/** Opening, closing and small-object removal make each frame cost more (well under 1 ms, still more). */
 const SLOW_PARAMETERS = { opening: 25, closing: 25, small_object_removal: 50 };
 
 test.describe.configure({ mode: 'serial' });
@@ -29,7 +29,8 @@ test.beforeAll(async ({ request }) => {
     user,
     project.project_uuid,
     subject.subject_uuid,
-    longSceneVideoPath(40),
+    // 20 minutes (36,000 frames): a run lasts long enough to be watched and revoked, even at full speed.
+    longSceneVideoPath(40, 30),
     VIDEO_NAME,
   );
 });
