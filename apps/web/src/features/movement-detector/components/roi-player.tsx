@@ -1,4 +1,3 @@
-import { ChevronFirst, ChevronLast, Pause, Play, Rewind } from 'lucide-react';
 import {
   type PointerEvent,
   type RefObject,
@@ -8,10 +7,14 @@ import {
   useState,
   useSyncExternalStore,
 } from 'react';
-import { Button } from '@/components/ui/button';
-import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip';
 import type { Video } from '@/features/videos/api';
-import { frameAt, frameTime, playerKeys, SpeedSelect } from '@/features/videos/components/video-player';
+import {
+  frameAt,
+  frameTime,
+  playerKeys,
+  SpeedSelect,
+  TransportButtons,
+} from '@/features/videos/components/video-player';
 import { formatDuration } from '@/lib/format';
 import { useClockTime, type VideoClock } from '../hooks/video-clock';
 import { activeRoiIndex, type Point, type Roi, type RoiRect, rectFromDrag, type Size } from '../rois';
@@ -119,38 +122,7 @@ export function RoiPlayer({
         </div>
       </div>
       <div className="flex flex-wrap items-center gap-1.5 p-3">
-        <Tooltip>
-          <TooltipTrigger asChild>
-            <Button size="icon" onClick={togglePlay} aria-label={playing ? 'Pause' : 'Play'}>
-              {playing ? <Pause aria-hidden="true" /> : <Play aria-hidden="true" />}
-            </Button>
-          </TooltipTrigger>
-          <TooltipContent>{playing ? 'Pause' : 'Play'} (Space)</TooltipContent>
-        </Tooltip>
-        <Tooltip>
-          <TooltipTrigger asChild>
-            <Button variant="ghost" size="icon" onClick={() => onSeek(0)} aria-label="Back to start">
-              <Rewind aria-hidden="true" />
-            </Button>
-          </TooltipTrigger>
-          <TooltipContent>Back to start (Home)</TooltipContent>
-        </Tooltip>
-        <Tooltip>
-          <TooltipTrigger asChild>
-            <Button variant="ghost" size="icon" onClick={() => step(-1)} aria-label="Previous frame">
-              <ChevronFirst aria-hidden="true" />
-            </Button>
-          </TooltipTrigger>
-          <TooltipContent>Previous frame (←)</TooltipContent>
-        </Tooltip>
-        <Tooltip>
-          <TooltipTrigger asChild>
-            <Button variant="ghost" size="icon" onClick={() => step(1)} aria-label="Next frame">
-              <ChevronLast aria-hidden="true" />
-            </Button>
-          </TooltipTrigger>
-          <TooltipContent>Next frame (→)</TooltipContent>
-        </Tooltip>
+        <TransportButtons playing={playing} onTogglePlay={togglePlay} onRestart={() => onSeek(0)} onStep={step} />
         <span className="ml-1 font-mono text-sm tabular-nums" data-testid="player-time">
           {formatDuration(time)} / {formatDuration(duration)}
         </span>

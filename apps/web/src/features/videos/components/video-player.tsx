@@ -171,38 +171,7 @@ export function VideoPlayer({ video }: { video: Video }) {
           onValueChange={([value]) => seek(value ?? 0)}
         />
         <div className="flex flex-wrap items-center gap-1.5">
-          <Tooltip>
-            <TooltipTrigger asChild>
-              <Button size="icon" onClick={togglePlay} aria-label={playing ? 'Pause' : 'Play'}>
-                {playing ? <Pause aria-hidden="true" /> : <Play aria-hidden="true" />}
-              </Button>
-            </TooltipTrigger>
-            <TooltipContent>{playing ? 'Pause' : 'Play'} (Space)</TooltipContent>
-          </Tooltip>
-          <Tooltip>
-            <TooltipTrigger asChild>
-              <Button variant="ghost" size="icon" onClick={() => seek(0)} aria-label="Back to start">
-                <Rewind aria-hidden="true" />
-              </Button>
-            </TooltipTrigger>
-            <TooltipContent>Back to start (Home)</TooltipContent>
-          </Tooltip>
-          <Tooltip>
-            <TooltipTrigger asChild>
-              <Button variant="ghost" size="icon" onClick={() => step(-1)} aria-label="Previous frame">
-                <ChevronFirst aria-hidden="true" />
-              </Button>
-            </TooltipTrigger>
-            <TooltipContent>Previous frame (←)</TooltipContent>
-          </Tooltip>
-          <Tooltip>
-            <TooltipTrigger asChild>
-              <Button variant="ghost" size="icon" onClick={() => step(1)} aria-label="Next frame">
-                <ChevronLast aria-hidden="true" />
-              </Button>
-            </TooltipTrigger>
-            <TooltipContent>Next frame (→)</TooltipContent>
-          </Tooltip>
+          <TransportButtons playing={playing} onTogglePlay={togglePlay} onRestart={() => seek(0)} onStep={step} />
           <span className="ml-1 font-mono text-sm tabular-nums" data-testid="player-time">
             {formatDuration(time)} / {formatDuration(duration)}
           </span>
@@ -213,5 +182,55 @@ export function VideoPlayer({ video }: { video: Video }) {
         </div>
       </div>
     </div>
+  );
+}
+
+/** Play/pause, back to start and frame steps, with their keys in the tooltips: the same in every player. */
+export function TransportButtons({
+  playing,
+  onTogglePlay,
+  onRestart,
+  onStep,
+}: {
+  playing: boolean;
+  onTogglePlay: () => void;
+  onRestart: () => void;
+  onStep: (frames: number) => void;
+}) {
+  return (
+    <>
+      <Tooltip>
+        <TooltipTrigger asChild>
+          <Button size="icon" onClick={onTogglePlay} aria-label={playing ? 'Pause' : 'Play'}>
+            {playing ? <Pause aria-hidden="true" /> : <Play aria-hidden="true" />}
+          </Button>
+        </TooltipTrigger>
+        <TooltipContent>{playing ? 'Pause' : 'Play'} (Space)</TooltipContent>
+      </Tooltip>
+      <Tooltip>
+        <TooltipTrigger asChild>
+          <Button variant="ghost" size="icon" onClick={onRestart} aria-label="Back to start">
+            <Rewind aria-hidden="true" />
+          </Button>
+        </TooltipTrigger>
+        <TooltipContent>Back to start (Home)</TooltipContent>
+      </Tooltip>
+      <Tooltip>
+        <TooltipTrigger asChild>
+          <Button variant="ghost" size="icon" onClick={() => onStep(-1)} aria-label="Previous frame">
+            <ChevronFirst aria-hidden="true" />
+          </Button>
+        </TooltipTrigger>
+        <TooltipContent>Previous frame (←)</TooltipContent>
+      </Tooltip>
+      <Tooltip>
+        <TooltipTrigger asChild>
+          <Button variant="ghost" size="icon" onClick={() => onStep(1)} aria-label="Next frame">
+            <ChevronLast aria-hidden="true" />
+          </Button>
+        </TooltipTrigger>
+        <TooltipContent>Next frame (→)</TooltipContent>
+      </Tooltip>
+    </>
   );
 }
