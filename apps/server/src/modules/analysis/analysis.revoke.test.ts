@@ -32,6 +32,7 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, tim
 describe('revoking analysis runs', () => {
   let owner: TestUser;
 
+  // One server with two workers and the 320 s video for both: a run that is revoked, then one whose worker shuts down.
   describe('a running run', () => {
     let t: TestApp;
     let analysisUrl: string;
@@ -97,24 +98,6 @@ describe('revoking analysis runs', () => {
       expect(again.statusCode).toBe(409);
       expect(again.json().errors).toBe('This run has already been revoked.');
     }, 60_000);
-  });
-
-  describe('a worker that shuts down mid-run', () => {
-    let t: TestApp;
-    let analysisUrl: string;
-
-    beforeAll(async () => {
-      t = await createTestApp({ workers: true, config: { analysisWorkers: 2, analysisSegmentSeconds: 600 } });
-      owner = await createUser(t.ctx);
-      const project = await createProjectWithSubject(t.ctx, owner);
-      const uploaded = await uploadVideo(t.app, owner, project.videosUrl, analysisFixtures().longMp4);
-      const videoUrl = `${project.videosUrl}${uploaded.json().video_uuid}/`;
-      expect((await waitForVideo(t.app, owner, videoUrl, undefined, 60_000)).status).toBe('ready');
-      analysisUrl = `${videoUrl}analysis/`;
-    }, 90_000);
-    afterAll(async () => {
-      await t?.close();
-    });
 
     it('loses nothing: its stopped segments are retried and the result equals an uninterrupted run', async () => {
       const parameters = { rois: [{ start_s: 0, ...JUMPS_FIXTURE.leftRoi }], opening: 3, small_object_removal: 20 };

@@ -13,6 +13,7 @@ import { TablePagination } from '@/components/ui/table-pagination';
 import { type AnalysisRun, analysisQueries } from '@/features/analysis/api';
 import { useActiveProject } from '@/features/projects/hooks/active-project-context';
 import { subjectQueries } from '@/features/subjects/api';
+import { patchSearchParams } from '@/lib/search-params';
 import { useDownloadSummary, useRevokeRun, useStartRun } from '../hooks/use-run-mutations';
 import { FILTER_KEYS, hasNarrowingFilters, readLogFilters, toRunFilters } from '../log-filters';
 import { sameParametersBody } from '../run-actions';
@@ -32,17 +33,7 @@ export function AnalysisLogsPage({ projectUuid }: { projectUuid: string }) {
   const narrowed = hasNarrowingFilters(filters);
 
   const update = (patch: Record<string, string | null>) =>
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        for (const [key, value] of Object.entries(patch)) {
-          if (value === null || value === '') next.delete(key);
-          else next.set(key, value);
-        }
-        return next;
-      },
-      { replace: true },
-    );
+    setParams((prev) => patchSearchParams(prev, patch), { replace: true });
   // A new filter starts again from the first page.
   const setFilter = (key: (typeof FILTER_KEYS)[number], value: string) => update({ [key]: value, page: null });
   const clearFilters = () => update({ ...Object.fromEntries(FILTER_KEYS.map((key) => [key, null])), page: null });

@@ -12,6 +12,7 @@ import { subjectQueries } from '@/features/subjects/api';
 import { type Video, videoQueries } from '@/features/videos/api';
 import { VideoStatusBadge } from '@/features/videos/components/video-status-badge';
 import { formatDuration, formatFps, formatResolution } from '@/lib/format';
+import { patchSearchParams } from '@/lib/search-params';
 import { type MD_PARAMS, readMovementDetectorSearch } from '../links';
 import { DetectorWorkspace } from './detector-workspace';
 
@@ -41,14 +42,7 @@ export function MovementDetectorPage({ projectUuid }: { projectUuid: string }) {
 
   /** Sets the given keys (null removes) and drops those that depend on a changed one. */
   const navigate = (patch: Partial<Record<keyof typeof MD_PARAMS, string | null>>) =>
-    setParams((prev) => {
-      const next = new URLSearchParams(prev);
-      for (const [key, value] of Object.entries(patch)) {
-        if (value) next.set(key, value);
-        else next.delete(key);
-      }
-      return next;
-    });
+    setParams((prev) => patchSearchParams(prev, patch));
   const chooseSubject = (uuid: string) => navigate({ subject: uuid, video: null, run: null, edit: null });
   const chooseVideo = (uuid: string) => navigate({ video: uuid, run: null, edit: null });
   const openRun = (uuid: string, options?: { edit?: boolean }) =>

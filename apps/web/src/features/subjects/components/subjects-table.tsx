@@ -21,6 +21,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { TablePagination } from '@/components/ui/table-pagination';
 import { useActiveProject } from '@/features/projects/hooks/active-project-context';
 import { formatDate } from '@/lib/format';
+import { patchSearchParams } from '@/lib/search-params';
 import { type Subject, type SubjectOrderingField, subjectQueries } from '../api';
 import { useDeleteSubjects } from '../hooks/use-subject-mutations';
 import { SubjectDialog } from './subject-dialog';
@@ -49,17 +50,7 @@ export function SubjectsTable({ projectUuid }: { projectUuid: string }) {
   const search = useDebounced(searchInput.trim(), 300);
 
   const update = (patch: Record<string, string | null>) =>
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        for (const [key, value] of Object.entries(patch)) {
-          if (value === null || value === '') next.delete(key);
-          else next.set(key, value);
-        }
-        return next;
-      },
-      { replace: true },
-    );
+    setParams((prev) => patchSearchParams(prev, patch), { replace: true });
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: only the debounced text drives the URL.
   useEffect(() => {

@@ -27,6 +27,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { movementDetectorPath } from '@/features/movement-detector/links';
 import { formatBytes, formatDuration, formatFps, formatResolution } from '@/lib/format';
+import { patchSearchParams } from '@/lib/search-params';
 import { cn } from '@/lib/utils';
 import { type Video, videoQueries } from '../api';
 import { useDeleteVideos, useRenameVideo } from '../hooks/use-video-mutations';
@@ -64,14 +65,7 @@ export function VideosSection({
   }, [videos]);
 
   const open = (video: Video) =>
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        next.set('video', video.video_uuid);
-        return next;
-      },
-      { replace: true },
-    );
+    setParams((prev) => patchSearchParams(prev, { video: video.video_uuid }), { replace: true });
 
   const allChecked = videos.length > 0 && videos.every((v) => checked.has(v.video_uuid));
 
@@ -292,14 +286,7 @@ export function VideosSection({
           remove.mutate(toDelete, {
             onSuccess: () => {
               if (selectedUuid && toDelete.includes(selectedUuid)) {
-                setParams(
-                  (prev) => {
-                    const next = new URLSearchParams(prev);
-                    next.delete('video');
-                    return next;
-                  },
-                  { replace: true },
-                );
+                setParams((prev) => patchSearchParams(prev, { video: null }), { replace: true });
               }
               setToDelete(null);
               setChecked(new Set());
