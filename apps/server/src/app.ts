@@ -22,6 +22,7 @@ import findMyWay from 'find-my-way';
 import type { AppContext } from './context.js';
 import { registerAuthentication } from './lib/authenticate.js';
 import { HttpError } from './lib/errors.js';
+import { registerProjectScope } from './lib/project-scope.js';
 import { apiModules } from './modules/index.js';
 import { APP_VERSION } from './version.js';
 
@@ -155,6 +156,7 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
     throwFileSizeLimit: true,
   });
   registerAuthentication(app);
+  registerProjectScope(app);
 
   await app.register(
     async (api) => {

@@ -9,10 +9,8 @@ import { LocalStorage } from './adapters/storage/local-storage.js';
 import type { Storage } from './adapters/storage/storage.js';
 import type { AppConfig } from './config.js';
 import { type Database, type DatabaseHandle, openDatabase } from './db/client.js';
-import { JobQueue } from './jobs/job-queue.js';
-import { jobDefinitions } from './jobs/job-registry.js';
+import { type AnyJobDefinition, JobQueue } from './jobs/job-queue.js';
 import { TokenService } from './lib/tokens.js';
-import { abortAllLocalRuns } from './modules/analysis/analysis.runs.js';
 
 /** Everything a route, service or job handler needs, built once from configuration at start. */
 export interface AppContext {
@@ -27,11 +25,14 @@ export interface AppContext {
   jobs: JobQueue<AppContext>;
 }
 
-/** Picks the adapters that the configuration asks for; the same code path for every deployment shape. */
+/**
+ * Picks the adapters that the configuration asks for; the same code path for every deployment shape. The job
+ * list comes from the caller (modules/job-registry.ts), so this file depends on adapters only.
+ */
 export async function createContext(
   config: AppConfig,
   logger: FastifyBaseLogger,
-  options: { database?: DatabaseHandle } = {},
+  options: { database?: DatabaseHandle; jobDefinitions: AnyJobDefinition<AppContext>[] },
 ): Promise<AppContext> {
   const database =
     options.database ??
@@ -48,7 +49,7 @@ export async function createContext(
   const mailer: Mailer = config.smtpUrl
     ? new (await import('./adapters/mail/smtp-mailer.js')).SmtpMailer(config.smtpUrl, config.mailFrom, logger)
     : new OutboxMailer(path.join(config.dataDir, 'outbox'), config.mailFrom, logger);
-  const jobs = JobQueue.open<AppContext>(database, jobDefinitions, logger);
+  const jobs = JobQueue.open<AppContext>(database, options.jobDefinitions, logger);
   return {
     config,
     logger,
@@ -63,8 +64,7 @@ export async function createContext(
 }
 
 export async function closeContext(context: AppContext): Promise<void> {
-  // Analysis segments can run for minutes: they stop now and are retried later; other jobs finish.
-  abortAllLocalRuns();
+  // Jobs that can run for minutes stop now and are retried later (their definitions' onStop); others finish.
   await context.jobs.stop();
   await context.mailer.close();
   await context.database.close();

@@ -3,6 +3,7 @@ import { loadConfig } from './config.js';
 import { closeContext, createContext } from './context.js';
 import { createLogger } from './logger.js';
 import { deletePendingFilesJob } from './modules/files/file-deletion.js';
+import { jobDefinitions } from './modules/job-registry.js';
 
 /**
  * `node dist/main.js` serves the API (and the SPA when built) with job workers in the same process;
@@ -16,7 +17,7 @@ async function main() {
     runWorkers: workerOnly || process.env.RUN_WORKERS !== 'false',
   });
   const logger = createLogger(config.logLevel);
-  const context = await createContext(config, logger);
+  const context = await createContext(config, logger, { jobDefinitions });
   await context.jobs.start(config.runWorkers ? context : undefined);
   // Finish any file deletions a previous process could not complete.
   await context.jobs.send(deletePendingFilesJob, {}, { singletonKey: 'startup' });

@@ -6,12 +6,16 @@ import { loadConfig } from './config.js';
 import { closeContext, createContext } from './context.js';
 import { openDatabase } from './db/client.js';
 import { createLogger } from './logger.js';
+import { jobDefinitions } from './modules/job-registry.js';
 
 /** The OpenAPI document as the routes declare it, built on a throwaway in-memory app. */
 export async function buildOpenApiDocument(): Promise<unknown> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'openapi-'));
   const config = loadConfig({ JWT_SECRET: 'openapi-generation-only' }, { dataDir });
-  const context = await createContext(config, createLogger('silent'), { database: await openDatabase({}) });
+  const context = await createContext(config, createLogger('silent'), {
+    database: await openDatabase({}),
+    jobDefinitions,
+  });
   try {
     const app = await buildApp(context);
     await app.ready();

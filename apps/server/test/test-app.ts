@@ -9,6 +9,7 @@ import { type AppConfig, loadConfig } from '../src/config.js';
 import { type AppContext, closeContext, createContext } from '../src/context.js';
 import { type DatabaseHandle, openDatabase } from '../src/db/client.js';
 import { createLogger } from '../src/logger.js';
+import { jobDefinitions } from '../src/modules/job-registry.js';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -60,7 +61,7 @@ export async function createTestApp(
   );
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
   const { database, drop } = await freshDatabase();
-  const ctx = await createContext(config, logger, { database });
+  const ctx = await createContext(config, logger, { database, jobDefinitions });
   await ctx.jobs.start(options.workers ? ctx : undefined);
   const app = await buildApp(ctx);
   let url = '';

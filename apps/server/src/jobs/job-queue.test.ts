@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { jobDefinitions } from '../modules/job-registry.js';
 import { type JobDefinition, JobQueue } from './job-queue.js';
-import { jobDefinitions } from './job-registry.js';
 
 describe('job queues', () => {
   let t: TestApp;

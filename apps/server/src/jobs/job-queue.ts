@@ -5,7 +5,7 @@ import type { DatabaseHandle } from '../db/client.js';
 
 /**
  * One kind of background job: its queue name, payload schema, retry policy and handler.
- * Every job the app sends is declared in `job-registry.ts`; start-up fails when one lacks a handler.
+ * Every job the app sends is declared in `modules/job-registry.ts`; start-up fails when one lacks a handler.
  */
 export interface JobDefinition<Payload, Context> {
   name: string;
@@ -24,6 +24,11 @@ export interface JobDefinition<Payload, Context> {
   pollingIntervalSeconds?: number;
   /** Jobs of this queue one process runs at once (default 1). */
   concurrency?(context: Context): number;
+  /**
+   * Called when this process stops taking jobs, before it waits for running ones: a handler that can run for
+   * minutes aborts here, so its job fails now and is retried (elsewhere, or after the restart).
+   */
+  onStop?(): void;
   /** Runs the job; `isFinalAttempt` lets a handler record a permanent failure on its subject. */
   handle(context: Context, payload: Payload, job: { id: string; isFinalAttempt: boolean }): Promise<void>;
 }
@@ -178,6 +183,7 @@ export class JobQueue<Context> {
   async stop(timeoutMs = 30_000): Promise<void> {
     if (!this.started) return;
     this.started = false;
+    for (const definition of this.definitions.values()) definition.onStop?.();
     await this.boss.stop({ graceful: true, timeout: timeoutMs, close: true });
   }
 }

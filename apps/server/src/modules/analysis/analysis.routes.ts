@@ -1,16 +1,11 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Role } from '../../db/schema.js';
-import { requireProjectRole } from '../../lib/access.js';
-import { currentUser } from '../../lib/authenticate.js';
-import { badRequest, notFound } from '../../lib/errors.js';
 import { errorSchema, projectErrorResponses } from '../../lib/openapi.js';
 import { pageSchema } from '../../lib/pagination.js';
+import { projectScope, videoScope } from '../../lib/project-scope.js';
 import { csvStream, type ExportFormat, exportFormats, type Table, xlsxStream } from '../../lib/table-export.js';
-import { getSubjectOrThrow } from '../subjects/subject.lookup.js';
-import { getVideoOrThrow } from '../videos/video.lookup.js';
-import { eventsTable, projectSummaryTable, seriesTable } from './analysis.exports.js';
+import { projectSummaryTable } from './analysis.exports.js';
 import {
   analysisListQuery,
   analysisParams,
@@ -39,15 +34,6 @@ export default async function analysisRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const ctx = app.ctx;
 
-  /** Membership (404 for strangers), role, then the subject and video of the path. */
-  async function videoOf(request: FastifyRequest, minimum: Role) {
-    const user = currentUser(request);
-    const params = request.params as z.infer<typeof analysisVideoParams>;
-    await requireProjectRole(ctx, user.id, params.project_uuid, minimum);
-    await getSubjectOrThrow(ctx, params.project_uuid, params.subject_uuid);
-    return { user, video: await getVideoOrThrow(ctx, params.subject_uuid, params.video_uuid) };
-  }
-
   function sendTables(reply: FastifyReply, tables: Table[], format: ExportFormat, name: string) {
     const { contentType, extension } = exportFormats[format];
     const single = tables[0];
@@ -63,6 +49,7 @@ export default async function analysisRoutes(app: FastifyInstance) {
     `${base}/`,
     {
       onRequest: app.authenticate,
+      config: { access: 'member' },
       schema: {
         tags,
         summary: 'Start an analysis run (movement_detection, or event_detection on an earlier run)',
@@ -74,7 +61,7 @@ export default async function analysisRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { user, video } = await videoOf(request, 'member');
+      const { user, video } = videoScope(request);
       const uuid = await service.createAnalysis(ctx, video, user.id, request.body);
       return reply.status(201).send(await service.getAnalysis(ctx, video, uuid));
     },
@@ -84,6 +71,7 @@ export default async function analysisRoutes(app: FastifyInstance) {
     `${base}/create-preview/`,
     {
       onRequest: app.authenticate,
+      config: { access: 'member' },
       schema: {
         tags,
         summary: 'Movement detection on a short window (≤ 10 s), answered at once, with a picture',
@@ -93,7 +81,7 @@ export default async function analysisRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const { video } = await videoOf(request, 'member');
+      const { video } = videoScope(request);
       return service.preview(ctx, video, request.body);
     },
   );
@@ -102,6 +90,7 @@ export default async function analysisRoutes(app: FastifyInstance) {
     `${base}/import_timeseries/`,
     {
       onRequest: app.authenticate,
+      config: { access: 'member' },
       schema: {
         tags,
         summary: 'Import a time series (multipart: field "timeseries", a CSV; optional field "parameters", JSON)',
@@ -113,7 +102,7 @@ export default async function analysisRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { user, video } = await videoOf(request, 'member');
+      const { user, video } = videoScope(request);
       const uuid = await service.importTimeseries(ctx, video, user.id, request);
       return reply.status(201).send(await service.getAnalysis(ctx, video, uuid));
     },
@@ -123,6 +112,7 @@ export default async function analysisRoutes(app: FastifyInstance) {
     `${base}/retrieve-events/`,
     {
       onRequest: app.authenticate,
+      config: { access: 'viewer' },
       schema: {
         tags,
         summary: "A run's events (`?analysis_uuid=`; the video's latest succeeded run when absent)",
@@ -132,7 +122,7 @@ export default async function analysisRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const { video } = await videoOf(request, 'viewer');
+      const { video } = videoScope(request);
       return service.readEvents(ctx, await service.selectRun(ctx, video, request.query.analysis_uuid));
     },
   );
@@ -141,6 +131,7 @@ export default async function analysisRoutes(app: FastifyInstance) {
     `${base}/update-events/`,
     {
       onRequest: app.authenticate,
+      config: { access: 'member' },
       schema: {
         tags,
         summary: "Change a run's events atomically: move, add, discard, restore, flag, unflag, label, delete",
@@ -156,7 +147,7 @@ export default async function analysisRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const { user, video } = await videoOf(request, 'member');
+      const { user, video } = videoScope(request);
       return service.updateEvents(ctx, video, user.id, request.body);
     },
   );
@@ -165,6 +156,7 @@ export default async function analysisRoutes(app: FastifyInstance) {
     `${base}/retrieve-timeseries-url/`,
     {
       onRequest: app.authenticate,
+      config: { access: 'viewer' },
       schema: {
         tags,
         summary: "A download URL for a run's time series as CSV (`frame,time_s,value`), valid for an hour",
@@ -174,7 +166,7 @@ export default async function analysisRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const { video } = await videoOf(request, 'viewer');
+      const { video } = videoScope(request);
       return service.timeseriesUrl(ctx, await service.selectRun(ctx, video, request.query.analysis_uuid));
     },
   );
@@ -183,6 +175,7 @@ export default async function analysisRoutes(app: FastifyInstance) {
     `${base}/:analysis_uuid/`,
     {
       onRequest: app.authenticate,
+      config: { access: 'viewer' },
       schema: {
         tags,
         summary: 'A run: status, progress (0–1), timings, parameters, summary, error',
@@ -191,7 +184,7 @@ export default async function analysisRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const { video } = await videoOf(request, 'viewer');
+      const { video } = videoScope(request);
       return service.getAnalysis(ctx, video, request.params.analysis_uuid);
     },
   );
@@ -200,6 +193,7 @@ export default async function analysisRoutes(app: FastifyInstance) {
     `${base}/:analysis_uuid/revoke/`,
     {
       onRequest: app.authenticate,
+      config: { access: 'member' },
       schema: {
         tags,
         summary: 'Stop a queued or running run (409 when it has already finished)',
@@ -208,7 +202,7 @@ export default async function analysisRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const { video } = await videoOf(request, 'member');
+      const { video } = videoScope(request);
       return service.revokeAnalysis(ctx, video, request.params.analysis_uuid);
     },
   );
@@ -217,6 +211,7 @@ export default async function analysisRoutes(app: FastifyInstance) {
     `${base}/:analysis_uuid/series/`,
     {
       onRequest: app.authenticate,
+      config: { access: 'viewer' },
       schema: {
         tags,
         summary: "A run's series as raw little-endian Float64 (for charts): `?part=values` (NaN = no value) or `times`",
@@ -228,20 +223,19 @@ export default async function analysisRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { video } = await videoOf(request, 'viewer');
-      const run = await service.findRunOfVideo(ctx, video, request.params.analysis_uuid);
-      const key = request.query.part === 'times' ? run.timesKey : run.seriesKey;
-      if (run.status !== 'succeeded' || !run.seriesKey) throw badRequest('This run has no time series yet.');
-      if (!key) throw notFound('This series has no times of its own: sample i is at i / fps.');
-      const info = await ctx.storage.stat(key);
-      if (!info) throw notFound();
+      const file = await service.seriesFile(
+        ctx,
+        videoScope(request).video,
+        request.params.analysis_uuid,
+        request.query.part,
+      );
       return reply
         .header('content-type', 'application/octet-stream')
-        .header('content-length', info.size)
-        .header('x-sample-count', String(run.sampleCount ?? info.size / 8))
-        .header('x-fps', String((run.source as { fps?: number } | null)?.fps ?? ''))
+        .header('content-length', file.size)
+        .header('x-sample-count', String(file.sampleCount))
+        .header('x-fps', String(file.fps ?? ''))
         .header('cache-control', 'private, max-age=3600')
-        .send(await ctx.storage.read(key));
+        .send(await file.open());
     },
   );
 
@@ -249,6 +243,7 @@ export default async function analysisRoutes(app: FastifyInstance) {
     `${base}/:analysis_uuid/export/`,
     {
       onRequest: app.authenticate,
+      config: { access: 'viewer' },
       schema: {
         tags,
         summary: "Download a run's events or time series as CSV or XLSX (`?table=events|series&format=csv|xlsx`)",
@@ -258,12 +253,9 @@ export default async function analysisRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { video } = await videoOf(request, 'viewer');
-      const run = await service.findRunOfVideo(ctx, video, request.params.analysis_uuid);
       const { table, format } = request.query;
-      if (run.status !== 'succeeded') throw badRequest('This run has not succeeded, so it has nothing to export.');
-      const data = table === 'events' ? eventsTable(ctx, run) : await seriesTable(ctx, run);
-      return sendTables(reply, [data], format, `${table}-${run.analysisUuid}`);
+      const data = await service.runTable(ctx, videoScope(request).video, request.params.analysis_uuid, table);
+      return sendTables(reply, [data], format, `${table}-${request.params.analysis_uuid}`);
     },
   );
 
@@ -271,6 +263,7 @@ export default async function analysisRoutes(app: FastifyInstance) {
     '/projects/:project_uuid/analysis/',
     {
       onRequest: app.authenticate,
+      config: { access: 'viewer' },
       schema: {
         tags,
         summary: "The project's analysis runs, newest first",
@@ -280,17 +273,14 @@ export default async function analysisRoutes(app: FastifyInstance) {
         response: { 200: pageSchema(analysisSchema), ...projectErrorResponses },
       },
     },
-    async (request) => {
-      const user = currentUser(request);
-      await requireProjectRole(ctx, user.id, request.params.project_uuid, 'viewer');
-      return service.listAnalyses(ctx, request.params.project_uuid, request.query, request.url);
-    },
+    async (request) => service.listAnalyses(ctx, projectScope(request).project.projectUuid, request.query, request.url),
   );
 
   api.get(
     '/projects/:project_uuid/analysis/export/',
     {
       onRequest: app.authenticate,
+      config: { access: 'viewer' },
       schema: {
         tags,
         summary: 'The project summary: one row per subject × video × run (events per label, rate, % freezing)',
@@ -300,10 +290,9 @@ export default async function analysisRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const user = currentUser(request);
-      await requireProjectRole(ctx, user.id, request.params.project_uuid, 'viewer');
-      const table = await projectSummaryTable(ctx, request.params.project_uuid);
-      return sendTables(reply, [table], request.query.format, `analysis-summary-${request.params.project_uuid}`);
+      const { projectUuid } = projectScope(request).project;
+      const table = await projectSummaryTable(ctx, projectUuid);
+      return sendTables(reply, [table], request.query.format, `analysis-summary-${projectUuid}`);
     },
   );
 }

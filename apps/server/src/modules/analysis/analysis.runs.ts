@@ -141,6 +141,7 @@ export const analysisSegmentJob: JobDefinition<{ analysisUuid: string; index: nu
   retryDelaySeconds: 10,
   expireInSeconds: 6 * 60 * 60,
   concurrency: (context) => context.config.analysisWorkers,
+  onStop: abortAllLocalRuns,
   async handle(context, { analysisUuid, index }, job) {
     const run = await loadRun(context, analysisUuid);
     if (!run || (run.status !== 'queued' && run.status !== 'running')) return;

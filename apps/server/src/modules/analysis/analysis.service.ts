@@ -22,6 +22,7 @@ import { toPage } from '../../lib/pagination.js';
 import { APP_VERSION } from '../../version.js';
 import { displayName } from '../users/user.serializer.js';
 import type { VideoRow } from '../videos/video.lookup.js';
+import { eventsTable, seriesTable } from './analysis.exports.js';
 import {
   type AnalysisRow,
   abortLocalRun,
@@ -250,6 +251,29 @@ export async function findRunOfVideo(context: AppContext, video: VideoRow, analy
     .limit(1);
   if (!run) throw notFound();
   return run;
+}
+
+/** A run's stored series (`values`) or its own sample times (`times`), for charts. */
+export async function seriesFile(context: AppContext, video: VideoRow, analysisUuid: string, part: 'values' | 'times') {
+  const run = await findRunOfVideo(context, video, analysisUuid);
+  const key = part === 'times' ? run.timesKey : run.seriesKey;
+  if (run.status !== 'succeeded' || !run.seriesKey) throw badRequest('This run has no time series yet.');
+  if (!key) throw notFound('This series has no times of its own: sample i is at i / fps.');
+  const info = await context.storage.stat(key);
+  if (!info) throw notFound();
+  return {
+    size: info.size,
+    sampleCount: run.sampleCount ?? info.size / 8,
+    fps: (run.source as { fps?: number } | null)?.fps ?? null,
+    open: () => context.storage.read(key),
+  };
+}
+
+/** A succeeded run's events or series as a table to export. */
+export async function runTable(context: AppContext, video: VideoRow, analysisUuid: string, table: 'events' | 'series') {
+  const run = await findRunOfVideo(context, video, analysisUuid);
+  if (run.status !== 'succeeded') throw badRequest('This run has not succeeded, so it has nothing to export.');
+  return table === 'events' ? eventsTable(context, run) : seriesTable(context, run);
 }
 
 /** The named run, or the video's latest succeeded run that has events and a series. */

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { requireProjectRole } from '../../lib/access.js';
 import { currentUser } from '../../lib/authenticate.js';
 import { noContent, projectErrorResponses } from '../../lib/openapi.js';
 import { listQuerySchema, pageSchema } from '../../lib/pagination.js';
+import { projectScope } from '../../lib/project-scope.js';
 import {
   acceptedSchema,
   createInvitationBody,
@@ -27,6 +27,7 @@ export default async function invitationRoutes(app: FastifyInstance) {
   api.get(
     `${base}/`,
     {
+      config: { access: 'admin' },
       schema: {
         tags,
         summary: "The project's invitations (owner or admin)",
@@ -37,15 +38,14 @@ export default async function invitationRoutes(app: FastifyInstance) {
         response: { 200: pageSchema(invitationSchema), ...projectErrorResponses },
       },
     },
-    async (request) => {
-      await requireProjectRole(ctx, currentUser(request).id, request.params.project_uuid, 'admin');
-      return service.listInvitations(ctx, request.params.project_uuid, request.query, request.url);
-    },
+    async (request) =>
+      service.listInvitations(ctx, projectScope(request).project.projectUuid, request.query, request.url),
   );
 
   api.post(
     `${base}/`,
     {
+      config: { access: 'admin' },
       schema: {
         tags,
         summary: 'Invite an e-mail address as admin, member or viewer; sends the invitation e-mail (owner or admin)',
@@ -55,8 +55,7 @@ export default async function invitationRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const user = currentUser(request);
-      const { project } = await requireProjectRole(ctx, user.id, request.params.project_uuid, 'admin');
+      const { user, project } = projectScope(request);
       return reply.status(201).send(await service.createInvitation(ctx, project, user, request.body));
     },
   );
@@ -64,6 +63,7 @@ export default async function invitationRoutes(app: FastifyInstance) {
   api.get(
     `${base}/:invitation_uuid/`,
     {
+      config: { access: 'admin' },
       schema: {
         tags,
         summary: 'One invitation (owner or admin)',
@@ -71,17 +71,15 @@ export default async function invitationRoutes(app: FastifyInstance) {
         response: { 200: invitationSchema, ...projectErrorResponses },
       },
     },
-    async (request) => {
-      const { project_uuid, invitation_uuid } = request.params;
-      await requireProjectRole(ctx, currentUser(request).id, project_uuid, 'admin');
-      return service.getInvitation(ctx, project_uuid, invitation_uuid);
-    },
+    async (request) =>
+      service.getInvitation(ctx, projectScope(request).project.projectUuid, request.params.invitation_uuid),
   );
 
   for (const method of ['put', 'patch'] as const) {
     api[method](
       `${base}/:invitation_uuid/`,
       {
+        config: { access: 'admin' },
         schema: {
           tags,
           summary:
@@ -93,17 +91,20 @@ export default async function invitationRoutes(app: FastifyInstance) {
           response: { 200: invitationSchema, ...projectErrorResponses },
         },
       },
-      async (request) => {
-        const { project_uuid, invitation_uuid } = request.params;
-        await requireProjectRole(ctx, currentUser(request).id, project_uuid, 'admin');
-        return service.updateInvitation(ctx, project_uuid, invitation_uuid, request.body);
-      },
+      async (request) =>
+        service.updateInvitation(
+          ctx,
+          projectScope(request).project.projectUuid,
+          request.params.invitation_uuid,
+          request.body,
+        ),
     );
   }
 
   api.delete(
     `${base}/:invitation_uuid/`,
     {
+      config: { access: 'admin' },
       schema: {
         tags,
         summary: 'Delete an invitation; its link stops working (owner or admin)',
@@ -112,9 +113,7 @@ export default async function invitationRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { project_uuid, invitation_uuid } = request.params;
-      await requireProjectRole(ctx, currentUser(request).id, project_uuid, 'admin');
-      await service.deleteInvitation(ctx, project_uuid, invitation_uuid);
+      await service.deleteInvitation(ctx, projectScope(request).project.projectUuid, request.params.invitation_uuid);
       return reply.status(204).send(null);
     },
   );
@@ -122,6 +121,8 @@ export default async function invitationRoutes(app: FastifyInstance) {
   api.post(
     `${base}/:invitation_uuid/accept/`,
     {
+      // The invited person is not a member yet: the service checks the invitation is theirs.
+      config: { notProjectScoped: true },
       schema: {
         tags,
         summary: 'Accept an invitation addressed to the signed-in account; joins the project with its role',

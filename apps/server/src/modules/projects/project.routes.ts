@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { requireProjectRole } from '../../lib/access.js';
 import { currentUser } from '../../lib/authenticate.js';
 import { readImageUpload } from '../../lib/image-upload.js';
 import { errorSchema, noContent, projectErrorResponses } from '../../lib/openapi.js';
 import { listQuerySchema, pageSchema } from '../../lib/pagination.js';
+import { projectScope } from '../../lib/project-scope.js';
 import {
   createProjectBody,
   memberSchema,
@@ -54,6 +54,7 @@ export default async function projectRoutes(app: FastifyInstance) {
   api.get(
     '/projects/:project_uuid/',
     {
+      config: { access: 'viewer' },
       schema: {
         tags,
         summary: 'One project',
@@ -62,15 +63,15 @@ export default async function projectRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const user = currentUser(request);
-      await requireProjectRole(app.ctx, user.id, request.params.project_uuid, 'viewer');
-      return service.getProject(app.ctx, user.id, request.params.project_uuid);
+      const { user, project } = projectScope(request);
+      return service.getProject(app.ctx, user.id, project.projectUuid);
     },
   );
 
   api.put(
     '/projects/:project_uuid/',
     {
+      config: { access: 'admin' },
       schema: {
         tags,
         summary: 'Replace name and metadata (owner or admin)',
@@ -80,8 +81,7 @@ export default async function projectRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const user = currentUser(request);
-      const { project } = await requireProjectRole(app.ctx, user.id, request.params.project_uuid, 'admin');
+      const { user, project } = projectScope(request);
       return service.updateProject(app.ctx, user.id, project, request.body);
     },
   );
@@ -89,6 +89,7 @@ export default async function projectRoutes(app: FastifyInstance) {
   api.patch(
     '/projects/:project_uuid/',
     {
+      config: { access: 'admin' },
       schema: {
         tags,
         summary: 'Change some fields (owner or admin); metadata fields are merged',
@@ -98,8 +99,7 @@ export default async function projectRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const user = currentUser(request);
-      const { project } = await requireProjectRole(app.ctx, user.id, request.params.project_uuid, 'admin');
+      const { user, project } = projectScope(request);
       return service.updateProject(app.ctx, user.id, project, request.body);
     },
   );
@@ -107,6 +107,7 @@ export default async function projectRoutes(app: FastifyInstance) {
   api.delete(
     '/projects/:project_uuid/',
     {
+      config: { access: 'owner' },
       schema: {
         tags,
         summary: 'Delete the project with its subjects, videos and files (owner only)',
@@ -115,9 +116,7 @@ export default async function projectRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const user = currentUser(request);
-      await requireProjectRole(app.ctx, user.id, request.params.project_uuid, 'owner');
-      await service.deleteProject(app.ctx, request.params.project_uuid);
+      await service.deleteProject(app.ctx, projectScope(request).project.projectUuid);
       return reply.status(204).send(null);
     },
   );
@@ -125,6 +124,7 @@ export default async function projectRoutes(app: FastifyInstance) {
   api.post(
     '/projects/:project_uuid/upload_logo/',
     {
+      config: { access: 'admin' },
       schema: {
         tags,
         summary: 'Upload the project logo (multipart, field "logo"; PNG, JPEG, GIF or WebP up to 5 MB)',
@@ -134,8 +134,7 @@ export default async function projectRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const user = currentUser(request);
-      const { project } = await requireProjectRole(app.ctx, user.id, request.params.project_uuid, 'admin');
+      const { user, project } = projectScope(request);
       const image = await readImageUpload(request, 'logo');
       return service.replaceLogo(app.ctx, user.id, project, image);
     },
@@ -144,6 +143,7 @@ export default async function projectRoutes(app: FastifyInstance) {
   api.get(
     '/projects/:project_uuid/members/',
     {
+      config: { access: 'viewer' },
       schema: {
         tags,
         summary: "The project's members and their roles",
@@ -153,10 +153,7 @@ export default async function projectRoutes(app: FastifyInstance) {
         response: { 200: pageSchema(memberSchema), ...projectErrorResponses },
       },
     },
-    async (request) => {
-      const user = currentUser(request);
-      await requireProjectRole(app.ctx, user.id, request.params.project_uuid, 'viewer');
-      return service.listMembers(app.ctx, request.params.project_uuid, request.query, request.url);
-    },
+    async (request) =>
+      service.listMembers(app.ctx, projectScope(request).project.projectUuid, request.query, request.url),
   );
 }

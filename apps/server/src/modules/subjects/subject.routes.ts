@@ -1,10 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { requireProjectRole } from '../../lib/access.js';
-import { currentUser } from '../../lib/authenticate.js';
 import { noContent, projectErrorResponses } from '../../lib/openapi.js';
 import { listQuerySchema, pageSchema } from '../../lib/pagination.js';
-import { getSubjectOrThrow } from './subject.lookup.js';
+import { projectScope, subjectScope } from '../../lib/project-scope.js';
 import {
   bulkDeleteBody,
   createSubjectBody,
@@ -25,6 +23,7 @@ export default async function subjectRoutes(app: FastifyInstance) {
   api.get(
     '/projects/:project_uuid/subjects/',
     {
+      config: { access: 'viewer' },
       schema: {
         tags,
         summary: "The project's subjects",
@@ -35,15 +34,14 @@ export default async function subjectRoutes(app: FastifyInstance) {
         response: { 200: pageSchema(subjectSchema), ...projectErrorResponses },
       },
     },
-    async (request) => {
-      await requireProjectRole(app.ctx, currentUser(request).id, request.params.project_uuid, 'viewer');
-      return service.listSubjects(app.ctx, request.params.project_uuid, request.query, request.url);
-    },
+    async (request) =>
+      service.listSubjects(app.ctx, projectScope(request).project.projectUuid, request.query, request.url),
   );
 
   api.post(
     '/projects/:project_uuid/subjects/',
     {
+      config: { access: 'member' },
       schema: {
         tags,
         summary: 'Add a subject (member or above)',
@@ -52,15 +50,16 @@ export default async function subjectRoutes(app: FastifyInstance) {
         response: { 201: subjectSchema, ...projectErrorResponses },
       },
     },
-    async (request, reply) => {
-      await requireProjectRole(app.ctx, currentUser(request).id, request.params.project_uuid, 'member');
-      return reply.status(201).send(await service.createSubject(app.ctx, request.params.project_uuid, request.body));
-    },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(await service.createSubject(app.ctx, projectScope(request).project.projectUuid, request.body)),
   );
 
   api.post(
     '/projects/:project_uuid/subjects/bulk-delete/',
     {
+      config: { access: 'member' },
       schema: {
         tags,
         summary: 'Delete several subjects with their videos and files; all or nothing (member or above)',
@@ -70,8 +69,7 @@ export default async function subjectRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      await requireProjectRole(app.ctx, currentUser(request).id, request.params.project_uuid, 'member');
-      await service.bulkDeleteSubjects(app.ctx, request.params.project_uuid, request.body.subject_uuids);
+      await service.bulkDeleteSubjects(app.ctx, projectScope(request).project.projectUuid, request.body.subject_uuids);
       return reply.status(204).send(null);
     },
   );
@@ -79,6 +77,7 @@ export default async function subjectRoutes(app: FastifyInstance) {
   api.get(
     '/projects/:project_uuid/subjects/:subject_uuid/',
     {
+      config: { access: 'viewer' },
       schema: {
         tags,
         summary: 'One subject',
@@ -86,18 +85,14 @@ export default async function subjectRoutes(app: FastifyInstance) {
         response: { 200: subjectSchema, ...projectErrorResponses },
       },
     },
-    async (request) => {
-      const { project_uuid, subject_uuid } = request.params;
-      await requireProjectRole(app.ctx, currentUser(request).id, project_uuid, 'viewer');
-      const subject = await getSubjectOrThrow(app.ctx, project_uuid, subject_uuid);
-      return service.getSubject(app.ctx, subject.subjectUuid);
-    },
+    async (request) => service.getSubject(app.ctx, subjectScope(request).subject.subjectUuid),
   );
 
   for (const method of ['put', 'patch'] as const) {
     api[method](
       '/projects/:project_uuid/subjects/:subject_uuid/',
       {
+        config: { access: 'member' },
         schema: {
           tags,
           summary:
@@ -109,18 +104,14 @@ export default async function subjectRoutes(app: FastifyInstance) {
           response: { 200: subjectSchema, ...projectErrorResponses },
         },
       },
-      async (request) => {
-        const { project_uuid, subject_uuid } = request.params;
-        await requireProjectRole(app.ctx, currentUser(request).id, project_uuid, 'member');
-        const subject = await getSubjectOrThrow(app.ctx, project_uuid, subject_uuid);
-        return service.updateSubject(app.ctx, subject, request.body);
-      },
+      async (request) => service.updateSubject(app.ctx, subjectScope(request).subject, request.body),
     );
   }
 
   api.delete(
     '/projects/:project_uuid/subjects/:subject_uuid/',
     {
+      config: { access: 'member' },
       schema: {
         tags,
         summary: 'Delete a subject with its videos and files (member or above)',
@@ -129,10 +120,7 @@ export default async function subjectRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { project_uuid, subject_uuid } = request.params;
-      await requireProjectRole(app.ctx, currentUser(request).id, project_uuid, 'member');
-      const subject = await getSubjectOrThrow(app.ctx, project_uuid, subject_uuid);
-      await service.deleteSubject(app.ctx, subject);
+      await service.deleteSubject(app.ctx, subjectScope(request).subject);
       return reply.status(204).send(null);
     },
   );

@@ -1,15 +1,14 @@
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireProjectRole } from '../../lib/access.js';
-import { currentUser } from '../../lib/authenticate.js';
-import { HttpError, unauthorized } from '../../lib/errors.js';
+import { users } from '../../db/schema.js';
+import { unauthorized } from '../../lib/errors.js';
 import { errorSchema, noContent, projectErrorResponses } from '../../lib/openapi.js';
 import { listQuerySchema, pageSchema } from '../../lib/pagination.js';
+import { projectScope, subjectScope, videoScope } from '../../lib/project-scope.js';
 import { projectParams } from '../projects/project.schemas.js';
-import { getSubjectOrThrow } from '../subjects/subject.lookup.js';
-import { getVideoOrThrow } from './video.lookup.js';
 import {
   batchDestroyBody,
   patchVideoBody,
@@ -35,6 +34,7 @@ export default async function videoRoutes(app: FastifyInstance) {
     `${base}/`,
     {
       onRequest: app.authenticate,
+      config: { access: 'viewer' },
       schema: {
         tags,
         summary: "The subject's videos",
@@ -46,10 +46,7 @@ export default async function videoRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const user = currentUser(request);
-      const { project_uuid, subject_uuid } = request.params;
-      await requireProjectRole(ctx, user.id, project_uuid, 'viewer');
-      const subject = await getSubjectOrThrow(ctx, project_uuid, subject_uuid);
+      const { user, subject } = subjectScope(request);
       return service.listVideos(ctx, subject, user.id, request.query, request.url);
     },
   );
@@ -58,6 +55,7 @@ export default async function videoRoutes(app: FastifyInstance) {
     '/projects/:project_uuid/videos/',
     {
       onRequest: app.authenticate,
+      config: { access: 'viewer' },
       schema: {
         tags,
         summary:
@@ -69,9 +67,8 @@ export default async function videoRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const user = currentUser(request);
-      await requireProjectRole(ctx, user.id, request.params.project_uuid, 'viewer');
-      return service.listVideos(ctx, { projectUuid: request.params.project_uuid }, user.id, request.query, request.url);
+      const { user, project } = projectScope(request);
+      return service.listVideos(ctx, { projectUuid: project.projectUuid }, user.id, request.query, request.url);
     },
   );
 
@@ -79,6 +76,7 @@ export default async function videoRoutes(app: FastifyInstance) {
     `${base}/`,
     {
       onRequest: app.authenticate,
+      config: { access: 'member' },
       schema: {
         tags,
         summary: 'Upload a video (member or above)',
@@ -96,10 +94,7 @@ export default async function videoRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const user = currentUser(request);
-      const { project_uuid, subject_uuid } = request.params;
-      await requireProjectRole(ctx, user.id, project_uuid, 'member');
-      const subject = await getSubjectOrThrow(ctx, project_uuid, subject_uuid);
+      const { user, subject } = subjectScope(request);
       const upload = await receiveMultipartVideo(
         request,
         path.join(ctx.config.dataDir, 'tmp', 'uploads'),
@@ -123,6 +118,7 @@ export default async function videoRoutes(app: FastifyInstance) {
     `${base}/batch_destroy/`,
     {
       onRequest: app.authenticate,
+      config: { access: 'member' },
       schema: {
         tags,
         summary: 'Delete several videos with their files; all or nothing (member or above)',
@@ -132,10 +128,7 @@ export default async function videoRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { project_uuid, subject_uuid } = request.params;
-      await requireProjectRole(ctx, currentUser(request).id, project_uuid, 'member');
-      const subject = await getSubjectOrThrow(ctx, project_uuid, subject_uuid);
-      await service.batchDestroyVideos(ctx, subject, request.body.video_uuids);
+      await service.batchDestroyVideos(ctx, subjectScope(request).subject, request.body.video_uuids);
       return reply.status(204).send(null);
     },
   );
@@ -144,6 +137,7 @@ export default async function videoRoutes(app: FastifyInstance) {
     `${base}/:video_uuid/`,
     {
       onRequest: app.authenticate,
+      config: { access: 'viewer' },
       schema: {
         tags,
         summary: 'One video, with its processing state',
@@ -152,11 +146,7 @@ export default async function videoRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const user = currentUser(request);
-      const { project_uuid, subject_uuid, video_uuid } = request.params;
-      await requireProjectRole(ctx, user.id, project_uuid, 'viewer');
-      await getSubjectOrThrow(ctx, project_uuid, subject_uuid);
-      const video = await getVideoOrThrow(ctx, subject_uuid, video_uuid);
+      const { user, video } = videoScope(request);
       return service.toVideoResponse(ctx, video, user.id);
     },
   );
@@ -166,6 +156,7 @@ export default async function videoRoutes(app: FastifyInstance) {
       `${base}/:video_uuid/`,
       {
         onRequest: app.authenticate,
+        config: { access: 'member' },
         schema: {
           tags,
           summary:
@@ -179,18 +170,8 @@ export default async function videoRoutes(app: FastifyInstance) {
         },
       },
       async (request) => {
-        const user = currentUser(request);
-        const { project_uuid, subject_uuid, video_uuid } = request.params;
-        await requireProjectRole(ctx, user.id, project_uuid, 'member');
-        await getSubjectOrThrow(ctx, project_uuid, subject_uuid);
-        const video = await getVideoOrThrow(ctx, subject_uuid, video_uuid);
-        const target = request.body.subject_uuid
-          ? await getSubjectOrThrow(ctx, project_uuid, request.body.subject_uuid).catch(() => {
-              throw new HttpError(400, { subject_uuid: ['No such subject in this project.'] });
-            })
-          : undefined;
-        const updated = await service.updateVideo(ctx, video, request.body, target);
-        return service.toVideoResponse(ctx, updated, user.id);
+        const { user, video } = videoScope(request);
+        return service.toVideoResponse(ctx, await service.updateVideo(ctx, video, request.body), user.id);
       },
     );
   }
@@ -199,6 +180,7 @@ export default async function videoRoutes(app: FastifyInstance) {
     `${base}/:video_uuid/`,
     {
       onRequest: app.authenticate,
+      config: { access: 'member' },
       schema: {
         tags,
         summary: 'Delete a video with all its files (member or above)',
@@ -207,25 +189,27 @@ export default async function videoRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { project_uuid, subject_uuid, video_uuid } = request.params;
-      await requireProjectRole(ctx, currentUser(request).id, project_uuid, 'member');
-      await getSubjectOrThrow(ctx, project_uuid, subject_uuid);
-      await service.deleteVideo(ctx, await getVideoOrThrow(ctx, subject_uuid, video_uuid));
+      await service.deleteVideo(ctx, videoScope(request).video);
       return reply.status(204).send(null);
     },
   );
 
   /** Who is streaming: the signed `?token=` of `stream_url` (for `<video>`), else the bearer header. */
-  async function streamUserId(request: FastifyRequest, videoUuid: string, token: string | undefined) {
-    if (token !== undefined) {
-      const claims = await ctx.tokens.verify(token, 'stream');
-      if (!claims || claims.res !== videoUuid) {
-        throw unauthorized('The stream link is invalid or has expired; reload the video to get a new one.');
-      }
-      return Number(claims.sub);
+  async function authenticateStream(request: FastifyRequest) {
+    const { token } = request.query as { token?: string };
+    if (token === undefined) return app.authenticate(request);
+    const claims = await ctx.tokens.verify(token, 'stream');
+    const { video_uuid } = request.params as { video_uuid: string };
+    if (!claims || claims.res !== video_uuid) {
+      throw unauthorized('The stream link is invalid or has expired; reload the video to get a new one.');
     }
-    await app.authenticate(request);
-    return currentUser(request).id;
+    const [user] = await ctx.db
+      .select()
+      .from(users)
+      .where(eq(users.id, Number(claims.sub)))
+      .limit(1);
+    if (!user) throw unauthorized('The stream link is invalid or has expired; reload the video to get a new one.');
+    request.user = user;
   }
 
   api.route({
@@ -249,13 +233,10 @@ export default async function videoRoutes(app: FastifyInstance) {
         416: errorSchema,
       },
     },
+    onRequest: authenticateStream,
+    config: { access: 'viewer' },
     handler: async (request, reply) => {
-      const { project_uuid, subject_uuid, video_uuid } = request.params;
-      const userId = await streamUserId(request, video_uuid, request.query.token);
-      await requireProjectRole(ctx, userId, project_uuid, 'viewer');
-      await getSubjectOrThrow(ctx, project_uuid, subject_uuid);
-      const video = await getVideoOrThrow(ctx, subject_uuid, video_uuid);
-      const plan = await service.planStream(ctx, video, request.headers.range);
+      const plan = await service.planStream(ctx, videoScope(request).video, request.headers.range);
       reply.status(plan.status).headers(plan.headers);
       if (request.method === 'HEAD') return reply.send();
       return reply.send(await plan.open());

@@ -10,7 +10,7 @@ import { conflict, fieldError, HttpError, notFound } from '../../lib/errors.js';
 import { type ListQuery, likePattern, parseOrdering, toPage } from '../../lib/pagination.js';
 import { deletePendingFiles, deleteRowsAndFiles, scheduleFileDeletion } from '../files/file-deletion.js';
 import { fileUrl } from '../files/file-urls.js';
-import type { SubjectRow } from '../subjects/subject.lookup.js';
+import { getSubjectOrThrow, type SubjectRow } from '../subjects/subject.lookup.js';
 import { processVideoJob } from './video.jobs.js';
 import { type VideoRow, videoKeys, videoStoragePrefix } from './video.lookup.js';
 import { parseRange } from './video.range.js';
@@ -243,8 +243,12 @@ export async function updateVideo(
   context: AppContext,
   video: VideoRow,
   changes: { name?: string; recorded_at?: Date | null; subject_uuid?: string },
-  targetSubject: SubjectRow | undefined,
 ): Promise<VideoRow> {
+  const targetSubject = changes.subject_uuid
+    ? await getSubjectOrThrow(context, video.projectUuid, changes.subject_uuid).catch(() => {
+        throw fieldError('subject_uuid', 'No such subject in this project.');
+      })
+    : undefined;
   const set: Partial<typeof videos.$inferInsert> = { updatedAt: new Date() };
   if (changes.name !== undefined) set.name = changes.name;
   if (changes.recorded_at !== undefined) set.recordedAt = changes.recorded_at;

@@ -1,0 +1,16 @@
+import type { AppContext } from '../context.js';
+import type { AnyJobDefinition } from '../jobs/job-queue.js';
+import { analysisDetectJob, analysisSegmentJob } from './analysis/analysis.runs.js';
+import { deletePendingFilesJob } from './files/file-deletion.js';
+import { processVideoJob } from './videos/video.jobs.js';
+
+/**
+ * Every background job the app runs. A worker process starts one consumer per entry. The list lives with the
+ * modules (whose handlers need the context); the context only receives it, so nothing imports back into it.
+ */
+export const jobDefinitions: AnyJobDefinition<AppContext>[] = [
+  deletePendingFilesJob,
+  processVideoJob,
+  analysisSegmentJob,
+  analysisDetectJob,
+];
