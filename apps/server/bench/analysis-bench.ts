@@ -5,6 +5,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { IntensityCounter, type IntensityParameters } from '../src/modules/analysis/engine/intensity.js';
 
 export interface BenchHarness {
   cacheDir: string;
@@ -71,6 +72,37 @@ async function bestDecodeRate(args: string[]): Promise<number> {
   return FRAMES / best;
 }
 
+/**
+ * The counting kernel alone (no decode, no pipe): the first 300 frames of the video's Y plane are decoded once into
+ * memory and pushed through an IntensityCounter in a loop, as the engine does (limited-range mapping included).
+ * Frames per second of this process's CPU time (so a busy machine slows the figure little), best of 3 rounds of
+ * 3,000 frames.
+ */
+function counterRate(file: string, parameters: IntensityParameters): number {
+  const { width, height } = VIDEO;
+  const frameBytes = width * height;
+  const frames = execFileSync(
+    'ffmpeg',
+    ['-hide_banner', '-v', 'error', '-i', file, '-frames:v', '300', '-vf', 'extractplanes=y', '-f', 'rawvideo', '-'],
+    { maxBuffer: 300 * frameBytes + 1 },
+  );
+  const count = frames.length / frameBytes;
+  const counter = new IntensityCounter(width, height, parameters, true);
+  const whole = { x: 0, y: 0, width, height };
+  let best = Number.POSITIVE_INFINITY;
+  for (let round = 0; round < 3; round++) {
+    const started = process.cpuUsage();
+    for (let i = 0; i < 3000; i++) {
+      const at = (i % count) * frameBytes;
+      counter.frame.set(frames.subarray(at, at + frameBytes));
+      counter.push(counter.frame, whole);
+    }
+    const used = process.cpuUsage(started);
+    best = Math.min(best, (used.user + used.system) / 1e6);
+  }
+  return 3000 / best;
+}
+
 /** Summed RSS (MB) of the ffmpeg processes whose parent is `pid` (worker threads spawn them from the server). */
 function ffmpegChildrenRssMb(pid: number): number {
   let kb = 0;
@@ -129,10 +161,19 @@ async function uploadAndWait(h: BenchHarness, subjectsUrl: string, file: string)
   return { videoUrl, analysisUrl: `${videoUrl}analysis/` };
 }
 
+/** CPU seconds used so far by process `pid`, all its threads (user + system; /proc counts in ticks of 1/100 s). */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 interface RunMeasure {
   wallSeconds: number;
   apiSeconds: number;
   serverPeakMb: number;
+  /** CPU seconds of the server process (worker threads included) during the run. */
+  serverCpuSeconds: number;
   ffmpegPeakMb: number;
 }
 
@@ -146,6 +187,7 @@ async function measureRun(
   const access = await h.login();
   h.resetPeakRss(server.pid);
   const children = sampleChildren(server.pid);
+  const cpuAtStart = cpuSeconds(server.pid);
   try {
     const started = performance.now();
     const created = await h.api('POST', analysisUrl, access, { kind: 'movement_detection', parameters });
@@ -159,6 +201,7 @@ async function measureRun(
           wallSeconds,
           apiSeconds: (Date.parse(run.finished_at) - Date.parse(run.created_at)) / 1000,
           serverPeakMb: h.peakRssMb(server.pid),
+          serverCpuSeconds: cpuSeconds(server.pid) - cpuAtStart,
           ffmpegPeakMb: children.stop(),
         };
       }
@@ -212,11 +255,18 @@ export async function analysisPhase(
     rate(lumaRate),
   ]);
 
+  h.log('analysis: the counting kernel alone...');
+  const plain = { threshold: 20, opening: 0, closing: 0, small_object_removal: 0 };
+  rows.push([
+    'Counting kernel alone (IntensityCounter, WebAssembly SIMD, one thread, frames in memory, per CPU second): 640x480, threshold 20 / with opening 3, closing 3, small-object removal 20 px',
+    `${rate(counterRate(file, plain))} / ${rate(counterRate(file, { ...plain, opening: 3, closing: 3, small_object_removal: 20 }))}`,
+  ]);
+
   const runRows = (label: string, target: string, run: RunMeasure) => {
     const wallRate = FRAMES / run.wallSeconds;
     rows.push([
       `${label}: frames/s (wall time from POST to the first 200 ms poll that sees succeeded)${target}`,
-      `${rate(wallRate)} = ${(wallRate / grayRate).toFixed(2)} × ffmpeg gray, ${(wallRate / lumaRate).toFixed(2)} × Y plane (${run.wallSeconds.toFixed(1)} s; created→finished per the API ${run.apiSeconds.toFixed(1)} s)`,
+      `${rate(wallRate)} = ${(wallRate / grayRate).toFixed(2)} × ffmpeg gray, ${(wallRate / lumaRate).toFixed(2)} × Y plane (${run.wallSeconds.toFixed(1)} s; created→finished per the API ${run.apiSeconds.toFixed(1)} s; server CPU ${run.serverCpuSeconds.toFixed(1)} s = ${((run.serverCpuSeconds * 1000) / FRAMES).toFixed(2)} ms a frame)`,
     ]);
     rows.push([
       `${label}: peak RSS of the server (worker threads included) / summed ffmpeg children (100 ms samples)`,

@@ -1,5 +1,6 @@
 // `npm run bench`: starts the built server on a fresh DATA_DIR (embedded shape: PGlite, local disk) and measures it
-// over real HTTP. Prints a markdown table and writes it to docs/benchmarks.md.
+// over real HTTP. Prints a markdown table and writes it to docs/benchmarks.md. `npm run bench -- --only=analysis`
+// runs the analysis rows alone and only prints them.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import {
   createReadStream,
@@ -356,9 +357,38 @@ async function postgresUrl(): Promise<{ url: string; drop(): Promise<void> } | u
   };
 }
 
+/**
+ * `npm run bench -- --only=analysis`: the analysis rows alone (a seeded server, no load, upload or chart rows),
+ * printed but not written to docs/benchmarks.md, which holds the full run.
+ */
+async function analysisOnly() {
+  const dataDir = path.join(os.tmpdir(), `bench-analysis-${Date.now()}`);
+  try {
+    const server = await startServer(dataDir);
+    let subjectsUrl: string;
+    try {
+      ({ subjectsUrl } = await seed(dataDir));
+    } finally {
+      await server.stop();
+    }
+    const harness = { cacheDir, log, api, login, uploadMultipart, startServer, peakRssMb, resetPeakRss };
+    rows.push(...(await analysisPhase(harness, dataDir, subjectsUrl)));
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  console.log(
+    ['| Measure | Result |', '|---|---|', ...rows.map(([name, value]) => `| ${name} | ${value} |`)].join('\n'),
+  );
+}
+
 async function main() {
   log('building...');
   execFileSync('npm', ['run', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  const only = process.argv.find((argument) => argument.startsWith('--only='))?.slice('--only='.length);
+  if (only !== undefined) {
+    if (only !== 'analysis') throw new Error(`unknown --only=${only}: the one part that runs alone is analysis`);
+    return analysisOnly();
+  }
   const embeddedDir = path.join(os.tmpdir(), `bench-${Date.now()}`);
   try {
     const { access, subjectsUrl } = await loadPhase('Embedded', embeddedDir);

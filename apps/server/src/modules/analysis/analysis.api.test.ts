@@ -102,6 +102,8 @@ describe('analysis API', () => {
     // Every default is filled in and kept with the run.
     expect(body.parameters).toMatchObject({ threshold: 20, opening: 0, event_threshold_k: 3, refractory_s: 0.5 });
     expect(body.software_version).toMatch(/ffmpeg \S+/);
+    // The counting definition in force (OpenCV's rounded blur, ADR 006), so older runs can be told apart.
+    expect(body.software_version).toContain('intensity-change 2');
     const done = await waitForRun(body.analysis_uuid);
     expect(done.status).toBe('succeeded');
     expect(done.progress).toBe(1);

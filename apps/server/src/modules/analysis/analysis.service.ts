@@ -47,8 +47,12 @@ import {
 import { planSegments } from './engine/plan.js';
 import { runTask } from './engine/worker-client.js';
 
-/** Bumped whenever a change to the algorithms could change a result; stored with every run. */
-export const ALGORITHM_VERSION = 'intensity-change 1, event-detection 1';
+/**
+ * Bumped whenever a change to the algorithms could change a result; stored with every run. intensity-change 2
+ * (2026-11-23) counts exactly as OpenCV does: the 3×3 mean rounded to 8 bits with reflected borders (ADR 006);
+ * version 1 compared unrounded sums with replicated borders and counted a few percent more.
+ */
+export const ALGORITHM_VERSION = 'intensity-change 2, event-detection 1';
 
 let ffmpegVersion: Promise<string> | undefined;
 async function softwareVersion(context: AppContext): Promise<string> {

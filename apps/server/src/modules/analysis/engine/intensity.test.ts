@@ -7,7 +7,9 @@ import {
   type Rect,
   removeSmallObjects,
 } from './intensity.js';
+import { referenceBlur, referenceChangedMask } from './intensity.reference.js';
 import { referenceMorphology } from './morphology.reference.js';
+import { decodeCrop, roiInCrop } from './plan.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Naive references: plain nested loops, written for obviousness rather than speed.
@@ -48,19 +50,6 @@ function referenceRemoveSmallObjects(mask: Uint8Array, width: number, height: nu
   return Uint8Array.from(mask, (v, i) => (v === 1 && sizes[i]! >= minPixels ? 1 : 0));
 }
 
-/** 3×3 sum around (x, y) with edges replicated: coordinates clamped into the frame. */
-function referenceBoxSum(frame: Uint8Array, width: number, height: number, x: number, y: number) {
-  let sum = 0;
-  for (let dy = -1; dy <= 1; dy++) {
-    for (let dx = -1; dx <= 1; dx++) {
-      const cx = Math.min(width - 1, Math.max(0, x + dx));
-      const cy = Math.min(height - 1, Math.max(0, y + dy));
-      sum += frame[cy * width + cx]!;
-    }
-  }
-  return sum;
-}
-
 /** The ROI-sized changed mask of `now` against `before`, after opening, closing and small-object removal. */
 function referenceMask(
   before: Uint8Array,
@@ -70,14 +59,13 @@ function referenceMask(
   roi: Rect,
   parameters: IntensityParameters,
 ) {
-  let mask = new Uint8Array(roi.width * roi.height);
-  for (let y = 0; y < roi.height; y++) {
-    for (let x = 0; x < roi.width; x++) {
-      const sumNow = referenceBoxSum(now, width, height, roi.x + x, roi.y + y);
-      const sumBefore = referenceBoxSum(before, width, height, roi.x + x, roi.y + y);
-      mask[y * roi.width + x] = Math.abs(sumNow - sumBefore) > 9 * parameters.threshold ? 1 : 0;
-    }
-  }
+  let mask = referenceChangedMask(
+    referenceBlur(before, width, height),
+    referenceBlur(now, width, height),
+    width,
+    roi,
+    parameters.threshold,
+  );
   const { opening, closing, small_object_removal } = parameters;
   if (opening > 1) {
     mask = referenceMorphology(mask, roi.width, roi.height, opening, true);
@@ -189,8 +177,9 @@ const framesArbitrary = (width: number, height: number, count: number) =>
 /** A frame sequence with an ROI (or null: bypassed) per frame. */
 const scenarioArbitrary = fc
   .record({
-    width: fc.integer({ min: 3, max: 24 }),
-    height: fc.integer({ min: 3, max: 24 }),
+    // From 1 pixel: a 1- or 2-pixel side is where the reflected border is least like a replicated one.
+    width: fc.integer({ min: 1, max: 24 }),
+    height: fc.integer({ min: 1, max: 24 }),
     frameCount: fc.integer({ min: 2, max: 5 }),
   })
   .chain(({ width, height, frameCount }) =>
@@ -252,15 +241,27 @@ describe('IntensityCounter', () => {
     expect(counter.push(new Uint8Array(16).fill(200), whole(4, 4))).toBe(0);
   });
 
-  it('counts every pixel whose 3×3 mean moved by more than the threshold', () => {
+  it('counts every pixel whose rounded 3×3 mean moved by more than the threshold', () => {
     const counter = new IntensityCounter(4, 4, plain);
     counter.push(new Uint8Array(16), whole(4, 4));
-    // Means move by exactly 10 (not counted), then by 10 more plus a ninth (counted).
+    // Means move by exactly 10: not counted.
     expect(counter.push(new Uint8Array(16).fill(10), whole(4, 4))).toBe(0);
+    // Pixel (1,1) at 25 among 20s: the 9 means around it become 185 / 9 = 20.6 → 21, 11 above 10.
     const frame = new Uint8Array(16).fill(20);
-    frame[5] = 21;
-    // Pixel (1,1) is in the 3×3 window of the 9 pixels around it: their sums rose by 90 + 1 > 9 × 10.
+    frame[5] = 25;
     expect(counter.push(frame, whole(4, 4))).toBe(9);
+  });
+
+  it('rounds each mean before comparing, and mirrored edge windows see a pixel twice', () => {
+    const counter = new IntensityCounter(4, 4, plain);
+    counter.push(new Uint8Array(16).fill(10), whole(4, 4));
+    // Pixel (1,1) at 24 among 20s: a window holding it once sums to 184 → 20.4 → 20, exactly 10 more: not counted
+    // (comparing unrounded sums, 184 − 90 > 9 × 10 would have counted it). The windows of (0,0), (0,1), (0,2), (1,0) and (2,0) reach
+    // past the edge and mirror back onto (1,1), so they hold it twice (188 → 21) or, at (0,0), four times
+    // (196 → 22): those 5 count.
+    const frame = new Uint8Array(16).fill(20);
+    frame[5] = 24;
+    expect(counter.push(frame, whole(4, 4))).toBe(5);
   });
 
   it('a null ROI returns 0 but the frame still becomes the previous one', () => {
@@ -333,7 +334,7 @@ describe('IntensityCounter', () => {
     expect(counter.lastMask()).toBeNull();
   });
 
-  it('counts the same on a crop holding the ROIs plus a one-pixel margin as on the whole frame', () => {
+  it('counts the same on the decode crop (the ROIs plus a one-pixel margin, plan.ts) as on the whole frame', () => {
     const cropScenario = scenarioArbitrary.chain((scenario) =>
       fc.record({
         scenario: fc.constant(scenario),
@@ -348,22 +349,7 @@ describe('IntensityCounter', () => {
     fc.assert(
       fc.property(cropScenario, ({ scenario, choices, picks }) => {
         const { width, height, frames, parameters } = scenario;
-        let left = width;
-        let top = height;
-        let right = 0;
-        let bottom = 0;
-        for (const roi of choices) {
-          left = Math.min(left, roi.x - 1);
-          top = Math.min(top, roi.y - 1);
-          right = Math.max(right, roi.x + roi.width + 1);
-          bottom = Math.max(bottom, roi.y + roi.height + 1);
-        }
-        const crop = {
-          x: Math.max(0, left),
-          y: Math.max(0, top),
-          width: Math.min(width, right) - Math.max(0, left),
-          height: Math.min(height, bottom) - Math.max(0, top),
-        };
+        const crop = decodeCrop(choices, width, height);
         const full = new IntensityCounter(width, height, parameters);
         const cropped = new IntensityCounter(crop.width, crop.height, parameters);
         frames.forEach((frame, i) => {
@@ -373,8 +359,7 @@ describe('IntensityCounter', () => {
           for (let y = 0; y < crop.height; y++) {
             for (let x = 0; x < crop.width; x++) part[y * crop.width + x] = frame[(crop.y + y) * width + crop.x + x]!;
           }
-          const roiInCrop = roi && { x: roi.x - crop.x, y: roi.y - crop.y, width: roi.width, height: roi.height };
-          expect(cropped.push(part, roiInCrop)).toBe(full.push(frame, roi));
+          expect(cropped.push(part, roi && roiInCrop(roi, crop))).toBe(full.push(frame, roi));
         });
       }),
       runs,

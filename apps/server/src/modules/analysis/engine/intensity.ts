@@ -1,12 +1,17 @@
 /**
- * Intensity-change movement detection on 8-bit gray frames (product brief, "Algorithms"):
+ * Intensity-change movement detection on 8-bit gray frames (product brief, "Algorithms"), defined to equal what
+ * a lab computes with OpenCV in a notebook, value for value (ADR 006; opencv.test.ts compares with OpenCV itself):
  *
- * 1. box blur, radius 1: each pixel becomes the mean of its 3×3 neighbourhood, edges replicated;
- * 2. a pixel is changed when its blurred brightness differs from the previous frame's by more than `threshold`
- *    (compared exactly, as 3×3 sums against 9 × threshold, so no rounding enters);
+ * 1. `cv2.blur(gray, (3, 3))`: each pixel becomes the mean of its 3×3 neighbourhood, rounded to the nearest
+ *    integer (round(sum / 9); a ninth never ends in exactly .5), with OpenCV's default border BORDER_REFLECT_101
+ *    (the pixel beyond the edge mirrors the one inside it: pixel −1 is pixel 1);
+ * 2. `cv2.absdiff(blurred, previous_blurred) > threshold`: a pixel is changed when its blurred value differs from
+ *    the previous frame's by more than `threshold` (strictly);
  * 3. only pixels inside the ROI active for the frame can be changed; everything after this step works on the
- *    ROI alone, with pixels outside it counting as unchanged (so cropping the decode to the ROIs' bounding box,
- *    with a one-pixel margin for the blur, gives exactly the whole-frame result);
+ *    ROI alone, with pixels outside it counting as unchanged. The blur reads one pixel beyond the ROI, so the
+ *    decode may be cropped to the ROIs' bounding box plus a one-pixel margin (plan.ts): where that margin exists it
+ *    holds the real neighbours, and where the crop meets the picture's edge the reflection happens at that same
+ *    edge, so the result inside the ROI is exactly the whole-frame one;
  * 4. optional opening, then closing, with a k×k square (k = 0 or 1: off), and removal of 8-connected changed
  *    regions smaller than `small_object_removal` pixels;
  * 5. the frame's value is the number of changed pixels left.
@@ -24,6 +29,7 @@ export interface Rect {
 }
 
 export interface IntensityParameters {
+  /** A whole number 0–255: the kernel compares bytes. */
   threshold: number;
   opening: number;
   closing: number;
@@ -43,7 +49,7 @@ export const LIMITED_TO_FULL_RANGE = (() => {
 
 /**
  * Changed-pixel counting over consecutive frames of one fixed-size picture (the decoded crop). The hot loops
- * (range mapping, 3×3 sums, counting, and when asked the changed mask with its opening and closing) run in
+ * (range mapping, 3×3 mean, counting, and when asked the changed mask with its opening and closing) run in
  * WebAssembly SIMD (kernel.wat) on buffers in this counter's own memory; small-object removal, opt-in, runs in
  * TypeScript on that mask.
  */
@@ -51,6 +57,7 @@ export class IntensityCounter {
   private readonly kernel: Kernel;
   private readonly memory: WebAssembly.Memory;
   private readonly framePointer: number;
+  /** The blurred current and previous frames (8-bit, width × height each). */
   private currentPointer: number;
   private previousPointer: number;
   private readonly columnsPointer: number;
@@ -72,11 +79,14 @@ export class IntensityCounter {
     private readonly parameters: IntensityParameters,
     private readonly limitedRange = false,
   ) {
+    if (!Number.isInteger(parameters.threshold) || parameters.threshold < 0 || parameters.threshold > 255) {
+      throw new RangeError(`threshold must be a whole number 0–255, not ${parameters.threshold}`);
+    }
     const size = width * height;
     this.framePointer = 0;
     this.currentPointer = alignToVector(size + KERNEL_PAD);
-    this.previousPointer = this.currentPointer + alignToVector(size * 2 + KERNEL_PAD);
-    this.columnsPointer = this.previousPointer + alignToVector(size * 2 + KERNEL_PAD);
+    this.previousPointer = this.currentPointer + alignToVector(size + KERNEL_PAD);
+    this.columnsPointer = this.previousPointer + alignToVector(size + KERNEL_PAD);
     const masks = layoutMaskBuffers(
       this.columnsPointer + alignToVector((width + 32) * 2 + KERNEL_PAD),
       size,
@@ -103,7 +113,7 @@ export class IntensityCounter {
     if (frame !== this.frame) this.frame.set(frame);
     const { width, height } = this;
     if (this.limitedRange) this.kernel.map_limited(this.framePointer, width * height);
-    this.kernel.box_sums(this.framePointer, this.currentPointer, this.columnsPointer, width, height);
+    this.kernel.box_blur(this.framePointer, this.currentPointer, this.columnsPointer, width, height);
     let count = 0;
     this.last = null;
     if (roi && this.hasPrevious) {
@@ -118,7 +128,7 @@ export class IntensityCounter {
               roi.y,
               roi.width,
               roi.height,
-              9 * this.parameters.threshold,
+              this.parameters.threshold,
             );
     }
     const swap = this.previousPointer;
@@ -126,6 +136,11 @@ export class IntensityCounter {
     this.currentPointer = swap;
     this.hasPrevious = true;
     return count;
+  }
+
+  /** A copy of the last frame fed, blurred (`width × height` bytes): what `cv2.blur(gray, (3, 3))` gives. */
+  blurredFrame(): Uint8Array {
+    return new Uint8Array(this.memory.buffer, this.previousPointer, this.width * this.height).slice();
   }
 
   /** The changed mask (ROI-sized, 1 = changed) of the last counted frame, when `push` was asked to keep it. */
@@ -145,7 +160,7 @@ export class IntensityCounter {
       roi.y,
       width,
       height,
-      9 * p.threshold,
+      p.threshold,
       maskBuffers.mask,
     );
     if (p.opening > 1) openInKernel(kernel, maskBuffers, width, height, p.opening);

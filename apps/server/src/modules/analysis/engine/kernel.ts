@@ -6,7 +6,7 @@ import { KERNEL_WASM_BASE64 } from './kernel.wasm.js';
 
 export interface Kernel {
   map_limited(pointer: number, length: number): void;
-  box_sums(frame: number, sums: number, columns: number, width: number, height: number): void;
+  box_blur(frame: number, blurred: number, columns: number, width: number, height: number): void;
   count_changed(
     current: number,
     previous: number,
@@ -15,7 +15,7 @@ export interface Kernel {
     y: number,
     roiWidth: number,
     roiHeight: number,
-    limit: number,
+    threshold: number,
   ): number;
   changed_mask(
     current: number,
@@ -25,7 +25,7 @@ export interface Kernel {
     y: number,
     roiWidth: number,
     roiHeight: number,
-    limit: number,
+    threshold: number,
     mask: number,
   ): void;
   morph_rows(

@@ -1,5 +1,5 @@
 ;; The per-frame hot loops of intensity-change detection in WebAssembly SIMD (16 bytes or 8 sums per step).
-;; Same integer arithmetic as intensity.ts's reference loops, so the results are identical (tests compare them).
+;; Integer arithmetic only, so the results equal the tests' plain reference loops and OpenCV's exactly.
 ;; Compiled by `npm run gen:kernel` into kernel.wasm.ts (committed; kernel.test.ts fails when they differ).
 ;;
 ;; Buffers live in the memory the caller gives (one per counter) at offsets it chooses, each padded by at least 64 bytes so the
@@ -26,18 +26,26 @@
         (local.set $p (i32.add (local.get $p) (i32.const 16)))
         (br $next))))
 
-  ;; 3×3 sums with replicated edges of a width × height gray frame into 16-bit sums.
-  ;; $cols holds one row's column sums at cols[1..width], with cols[0] and cols[width + 1] replicated.
-  (func (export "box_sums") (param $frame i32) (param $sums i32) (param $cols i32) (param $width i32) (param $height i32)
-    (local $y i32) (local $x i32) (local $above i32) (local $row i32) (local $below i32)
-    (local $a v128) (local $b v128) (local $c v128) (local $col i32) (local $out i32)
+  ;; OpenCV's cv2.blur(gray, (3, 3)) of a width × height frame into $out (width × height bytes): the 3×3 mean with
+  ;; BORDER_REFLECT_101 (pixel −1 is pixel 1, pixel n is pixel n − 2; a 1-pixel dimension reads itself), rounded to
+  ;; the nearest integer. Rounding: OpenCV computes ((sum + 4) × 7282) >> 16; here (sum × 3641 + 2^14) >> 15 in one
+  ;; i16x8.q15mulr_sat_s. Both equal round(sum / 9) for every sum 0–2295 (kernel.test.ts checks all of them).
+  ;; $cols holds one row's 16-bit column sums at cols[1..width], with cols[0] and cols[width + 1] mirrored.
+  (func (export "box_blur") (param $frame i32) (param $out i32) (param $cols i32) (param $width i32) (param $height i32)
+    (local $y i32) (local $x i32) (local $above i32) (local $row i32) (local $below i32) (local $target i32)
+    (local $a v128) (local $b v128) (local $c v128) (local $col i32) (local $mirror_row i32) (local $mirror_col i32)
+    ;; How far the reflection reaches: one row / column, or none when the picture has only one.
+    (local.set $mirror_row (select (local.get $width) (i32.const 0) (i32.gt_u (local.get $height) (i32.const 1))))
+    (local.set $mirror_col (select (i32.const 2) (i32.const 0) (i32.gt_u (local.get $width) (i32.const 1))))
     (block $rows_done
       (loop $rows
         (br_if $rows_done (i32.ge_u (local.get $y) (local.get $height)))
         (local.set $row (i32.add (local.get $frame) (i32.mul (local.get $y) (local.get $width))))
-        (local.set $above (select (i32.sub (local.get $row) (local.get $width)) (local.get $row) (local.get $y)))
+        (local.set $above
+          (select (i32.sub (local.get $row) (local.get $width)) (i32.add (local.get $row) (local.get $mirror_row))
+            (local.get $y)))
         (local.set $below
-          (select (i32.add (local.get $row) (local.get $width)) (local.get $row)
+          (select (i32.add (local.get $row) (local.get $width)) (i32.sub (local.get $row) (local.get $mirror_row))
             (i32.lt_u (i32.add (local.get $y) (i32.const 1)) (local.get $height))))
         ;; Column sums, 16 pixels per step, stored from cols[1].
         (local.set $x (i32.const 0))
@@ -56,101 +64,115 @@
                 (i16x8.extend_high_i8x16_u (local.get $c))))
             (local.set $x (i32.add (local.get $x) (i32.const 16)))
             (br $cols_loop)))
-        ;; Replicated edges.
-        (i32.store16 (local.get $cols) (i32.load16_u offset=2 (local.get $cols)))
-        (i32.store16 (i32.add (local.get $cols) (i32.shl (i32.add (local.get $width) (i32.const 1)) (i32.const 1)))
-          (i32.load16_u (i32.add (local.get $cols) (i32.shl (local.get $width) (i32.const 1)))))
-        ;; Row sums of three neighbouring columns, 8 pixels per step.
-        (local.set $out (i32.add (local.get $sums) (i32.shl (i32.mul (local.get $y) (local.get $width)) (i32.const 1))))
+        ;; Reflected edges: cols[0] = column 1 = cols[2]; cols[width + 1] = column width − 2 = cols[width − 1].
+        (i32.store16 (local.get $cols) (i32.load16_u offset=2 (i32.add (local.get $cols) (local.get $mirror_col))))
+        (local.set $col (i32.add (local.get $cols) (i32.shl (local.get $width) (i32.const 1))))
+        (i32.store16 offset=2 (local.get $col) (i32.load16_u (i32.sub (local.get $col) (local.get $mirror_col))))
+        ;; Three neighbouring column sums, rounded means, 16 pixels per step.
+        (local.set $target (i32.add (local.get $out) (i32.mul (local.get $y) (local.get $width))))
         (local.set $x (i32.const 0))
-        (block $sums_done
-          (loop $sums_loop
-            (br_if $sums_done (i32.ge_u (local.get $x) (local.get $width)))
+        (block $means_done
+          (loop $means
+            (br_if $means_done (i32.ge_u (local.get $x) (local.get $width)))
             (local.set $col (i32.add (local.get $cols) (i32.shl (local.get $x) (i32.const 1))))
-            (v128.store (i32.add (local.get $out) (i32.shl (local.get $x) (i32.const 1)))
-              (i16x8.add (i16x8.add (v128.load (local.get $col)) (v128.load offset=2 (local.get $col)))
-                (v128.load offset=4 (local.get $col))))
-            (local.set $x (i32.add (local.get $x) (i32.const 8)))
-            (br $sums_loop)))
+            (v128.store (i32.add (local.get $target) (local.get $x))
+              (i8x16.narrow_i16x8_u
+                (i16x8.q15mulr_sat_s
+                  (i16x8.add (i16x8.add (v128.load (local.get $col)) (v128.load offset=2 (local.get $col)))
+                    (v128.load offset=4 (local.get $col)))
+                  (v128.const i16x8 3641 3641 3641 3641 3641 3641 3641 3641))
+                (i16x8.q15mulr_sat_s
+                  (i16x8.add (i16x8.add (v128.load offset=16 (local.get $col)) (v128.load offset=18 (local.get $col)))
+                    (v128.load offset=20 (local.get $col)))
+                  (v128.const i16x8 3641 3641 3641 3641 3641 3641 3641 3641))))
+            (local.set $x (i32.add (local.get $x) (i32.const 16)))
+            (br $means)))
         (local.set $y (i32.add (local.get $y) (i32.const 1)))
         (br $rows))))
 
-  ;; Pixels of the ROI whose sums differ by more than $limit (9 × threshold) between two frames.
+  ;; Pixels of the ROI whose blurred values differ by more than $threshold (0–255) between two blurred frames.
   (func (export "count_changed") (param $current i32) (param $previous i32) (param $width i32)
-    (param $rx i32) (param $ry i32) (param $rw i32) (param $rh i32) (param $limit i32) (result i32)
+    (param $rx i32) (param $ry i32) (param $rw i32) (param $rh i32) (param $threshold i32) (result i32)
     (local $y i32) (local $x i32) (local $offset i32) (local $total i32) (local $acc v128) (local $limits v128)
-    (local $vector_end i32) (local $d i32)
-    (local.set $limits (i16x8.splat (local.get $limit)))
-    (local.set $vector_end (i32.and (local.get $rw) (i32.const -8)))
+    (local $vector_end i32) (local $chunk_end i32) (local $d i32) (local $a v128) (local $b v128)
+    (local.set $limits (i8x16.splat (local.get $threshold)))
+    (local.set $vector_end (i32.and (local.get $rw) (i32.const -16)))
     (local.set $y (local.get $ry))
     (block $rows_done
       (loop $rows
         (br_if $rows_done (i32.ge_u (local.get $y) (i32.add (local.get $ry) (local.get $rh))))
-        (local.set $offset (i32.shl (i32.add (i32.mul (local.get $y) (local.get $width)) (local.get $rx)) (i32.const 1)))
-        (local.set $acc (v128.const i64x2 0 0))
+        (local.set $offset (i32.add (i32.mul (local.get $y) (local.get $width)) (local.get $rx)))
         (local.set $x (i32.const 0))
-        (block $vec_done
-          (loop $vec
-            (br_if $vec_done (i32.ge_u (local.get $x) (local.get $vector_end)))
-            ;; A changed lane compares as −1: subtracting the mask counts it.
-            (local.set $acc (i16x8.sub (local.get $acc)
-              (i16x8.gt_s
-                (i16x8.abs (i16x8.sub
-                  (v128.load (i32.add (local.get $current) (local.get $offset)))
-                  (v128.load (i32.add (local.get $previous) (local.get $offset)))))
-                (local.get $limits))))
-            (local.set $offset (i32.add (local.get $offset) (i32.const 16)))
-            (local.set $x (i32.add (local.get $x) (i32.const 8)))
-            (br $vec)))
-        (local.set $acc (i32x4.extadd_pairwise_i16x8_u (local.get $acc)))
-        (local.set $total (i32.add (local.get $total)
-          (i32.add (i32.add (i32x4.extract_lane 0 (local.get $acc)) (i32x4.extract_lane 1 (local.get $acc)))
-            (i32.add (i32x4.extract_lane 2 (local.get $acc)) (i32x4.extract_lane 3 (local.get $acc))))))
-        ;; The last (width mod 8) pixels one by one.
+        ;; Byte counters hold 255 steps at most: a row is counted in chunks of 255 × 16 pixels.
+        (block $chunks_done
+          (loop $chunks
+            (br_if $chunks_done (i32.ge_u (local.get $x) (local.get $vector_end)))
+            (local.set $chunk_end (i32.add (local.get $x) (i32.const 4080)))
+            (if (i32.gt_u (local.get $chunk_end) (local.get $vector_end))
+              (then (local.set $chunk_end (local.get $vector_end))))
+            (local.set $acc (v128.const i64x2 0 0))
+            (block $vec_done
+              (loop $vec
+                (br_if $vec_done (i32.ge_u (local.get $x) (local.get $chunk_end)))
+                ;; |a − b| of unsigned bytes: one of the two saturating differences is 0. A changed lane compares as
+                ;; −1 (0xff): subtracting the comparison counts it.
+                (local.set $a (v128.load (i32.add (local.get $current) (local.get $offset))))
+                (local.set $b (v128.load (i32.add (local.get $previous) (local.get $offset))))
+                (local.set $acc (i8x16.sub (local.get $acc)
+                  (i8x16.gt_u
+                    (v128.or (i8x16.sub_sat_u (local.get $a) (local.get $b)) (i8x16.sub_sat_u (local.get $b) (local.get $a)))
+                    (local.get $limits))))
+                (local.set $offset (i32.add (local.get $offset) (i32.const 16)))
+                (local.set $x (i32.add (local.get $x) (i32.const 16)))
+                (br $vec)))
+            (local.set $acc (i32x4.extadd_pairwise_i16x8_u (i16x8.extadd_pairwise_i8x16_u (local.get $acc))))
+            (local.set $total (i32.add (local.get $total)
+              (i32.add (i32.add (i32x4.extract_lane 0 (local.get $acc)) (i32x4.extract_lane 1 (local.get $acc)))
+                (i32.add (i32x4.extract_lane 2 (local.get $acc)) (i32x4.extract_lane 3 (local.get $acc))))))
+            (br $chunks)))
+        ;; The last (width mod 16) pixels one by one.
         (block $tail_done
           (loop $tail
             (br_if $tail_done (i32.ge_u (local.get $x) (local.get $rw)))
             (local.set $d (i32.sub
-              (i32.load16_u (i32.add (local.get $current) (local.get $offset)))
-              (i32.load16_u (i32.add (local.get $previous) (local.get $offset)))))
-            (if (i32.or (i32.gt_s (local.get $d) (local.get $limit))
-                        (i32.lt_s (local.get $d) (i32.sub (i32.const 0) (local.get $limit))))
+              (i32.load8_u (i32.add (local.get $current) (local.get $offset)))
+              (i32.load8_u (i32.add (local.get $previous) (local.get $offset)))))
+            (if (i32.or (i32.gt_s (local.get $d) (local.get $threshold))
+                        (i32.lt_s (local.get $d) (i32.sub (i32.const 0) (local.get $threshold))))
               (then (local.set $total (i32.add (local.get $total) (i32.const 1)))))
-            (local.set $offset (i32.add (local.get $offset) (i32.const 2)))
+            (local.set $offset (i32.add (local.get $offset) (i32.const 1)))
             (local.set $x (i32.add (local.get $x) (i32.const 1)))
             (br $tail)))
         (local.set $y (i32.add (local.get $y) (i32.const 1)))
         (br $rows)))
     (local.get $total))
 
-  ;; The changed mask of the ROI: 1 where the sums differ by more than $limit, else 0; ROI-sized, row stride $rw.
-  ;; 8 pixels per step; a row's last step may write a few bytes into the next mask row, which that row then rewrites.
+  ;; The changed mask of the ROI: 1 where the blurred values differ by more than $threshold, else 0; ROI-sized, row
+  ;; stride $rw. 16 pixels per step; a row's last step may write a few bytes into the next mask row, which that row
+  ;; then rewrites.
   (func (export "changed_mask") (param $current i32) (param $previous i32) (param $width i32)
-    (param $rx i32) (param $ry i32) (param $rw i32) (param $rh i32) (param $limit i32) (param $mask i32)
-    (local $y i32) (local $x i32) (local $offset i32) (local $out i32) (local $limits v128) (local $changed v128)
-    (local.set $limits (i16x8.splat (local.get $limit)))
+    (param $rx i32) (param $ry i32) (param $rw i32) (param $rh i32) (param $threshold i32) (param $mask i32)
+    (local $y i32) (local $x i32) (local $offset i32) (local $out i32) (local $limits v128) (local $a v128) (local $b v128)
+    (local.set $limits (i8x16.splat (local.get $threshold)))
     (block $rows_done
       (loop $rows
         (br_if $rows_done (i32.ge_u (local.get $y) (local.get $rh)))
         (local.set $offset
-          (i32.shl (i32.add (i32.mul (i32.add (local.get $ry) (local.get $y)) (local.get $width)) (local.get $rx))
-            (i32.const 1)))
+          (i32.add (i32.mul (i32.add (local.get $ry) (local.get $y)) (local.get $width)) (local.get $rx)))
         (local.set $out (i32.add (local.get $mask) (i32.mul (local.get $y) (local.get $rw))))
         (local.set $x (i32.const 0))
         (block $vec_done
           (loop $vec
             (br_if $vec_done (i32.ge_u (local.get $x) (local.get $rw)))
-            (local.set $changed
-              (v128.and (v128.const i16x8 1 1 1 1 1 1 1 1)
-                (i16x8.gt_s
-                  (i16x8.abs (i16x8.sub
-                    (v128.load (i32.add (local.get $current) (local.get $offset)))
-                    (v128.load (i32.add (local.get $previous) (local.get $offset)))))
+            (local.set $a (v128.load (i32.add (local.get $current) (local.get $offset))))
+            (local.set $b (v128.load (i32.add (local.get $previous) (local.get $offset))))
+            (v128.store (i32.add (local.get $out) (local.get $x))
+              (v128.and (v128.const i8x16 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1)
+                (i8x16.gt_u
+                  (v128.or (i8x16.sub_sat_u (local.get $a) (local.get $b)) (i8x16.sub_sat_u (local.get $b) (local.get $a)))
                   (local.get $limits))))
-            (v128.store64_lane 0 (i32.add (local.get $out) (local.get $x))
-              (i8x16.narrow_i16x8_u (local.get $changed) (local.get $changed)))
             (local.set $offset (i32.add (local.get $offset) (i32.const 16)))
-            (local.set $x (i32.add (local.get $x) (i32.const 8)))
+            (local.set $x (i32.add (local.get $x) (i32.const 16)))
             (br $vec)))
         (local.set $y (i32.add (local.get $y) (i32.const 1)))
         (br $rows))))

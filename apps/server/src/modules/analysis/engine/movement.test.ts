@@ -5,6 +5,7 @@ import { FfmpegMedia } from '../../../adapters/media/ffmpeg-media.js';
 import { runProcess } from '../../../adapters/media/run-process.js';
 import { detectEvents } from './events.js';
 import type { Rect } from './intensity.js';
+import { referenceBlur, referenceChangedMask } from './intensity.reference.js';
 import { analyseFrameRange, type MovementParameters } from './movement.js';
 import { runTask } from './worker-client.js';
 
@@ -53,9 +54,9 @@ async function analyse(
 }
 
 /**
- * The brief's algorithm written as plainly as possible over whole frames that ffmpeg converted to gray itself
- * (its own colour conversion, not our luma shortcut): 3×3 mean with replicated edges, |difference| > threshold,
- * counted inside the ROI.
+ * The counting definition written as plainly as possible over whole frames that ffmpeg converted to gray itself
+ * (its own colour conversion, not our luma shortcut): rounded 3×3 mean with reflected edges, |difference| >
+ * threshold, counted inside the ROI.
  */
 async function referenceCounts(file: string, threshold: number, roi: Rect | null): Promise<number[]> {
   const { stdout } = await runProcess(binaries.ffmpeg, [
@@ -64,24 +65,14 @@ async function referenceCounts(file: string, threshold: number, roi: Rect | null
   const { width, height } = J;
   const frameBytes = width * height;
   const frames = stdout.length / frameBytes;
-  const pixel = (f: number, x: number, y: number) =>
-    stdout[f * frameBytes + Math.min(height - 1, Math.max(0, y)) * width + Math.min(width - 1, Math.max(0, x))]!;
-  const mean = (f: number, x: number, y: number) => {
-    let sum = 0;
-    for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) sum += pixel(f, x + dx, y + dy);
-    return sum / 9;
-  };
+  const blurred = (f: number) => referenceBlur(stdout.subarray(f * frameBytes, (f + 1) * frameBytes), width, height);
   const area = roi ?? { x: 0, y: 0, width, height };
   const counts = [0];
+  let previous = blurred(0);
   for (let f = 1; f < frames; f++) {
-    let count = 0;
-    for (let y = area.y; y < area.y + area.height; y++) {
-      for (let x = area.x; x < area.x + area.width; x++) {
-        // Compare nine times the means (integers) so the comparison is exact, as the definition intends.
-        if (Math.abs(Math.round(mean(f, x, y) * 9) - Math.round(mean(f - 1, x, y) * 9)) > threshold * 9) count++;
-      }
-    }
-    counts.push(count);
+    const current = blurred(f);
+    counts.push(referenceChangedMask(previous, current, width, area, threshold).reduce((n, v) => n + v, 0));
+    previous = current;
   }
   return counts;
 }
