@@ -10,6 +10,7 @@ import {
   moveEdge,
   pressTrackKey,
   rebaseTrack,
+  recordSaved,
   redo,
   select,
   undo,
@@ -131,5 +132,15 @@ describe('after someone else saved', () => {
       [3, 4],
       [5, 6],
     ]);
+  });
+});
+
+describe('an import', () => {
+  it('is shown and undoable, but not saved again', () => {
+    const state = recordSaved(createMarking({ g: [[1, 2]] }), 'g', [[3, 4]]);
+    expect(state.ranges.g).toEqual([[3, 4]]);
+    const undone = undo(state);
+    expect(undone.state.ranges.g).toEqual([[1, 2]]);
+    expect(undone.edit).toEqual({ track: 'g', change: { remove: [[3, 4]], add: [[1, 2]] } });
   });
 });

@@ -251,6 +251,16 @@ export function rebaseTrack(
   return { ...state, ranges: { ...state.ranges, [track]: ranges }, selected };
 }
 
+/**
+ * A list already saved another way (a CSV import): shown at once and undoable like any edit. Answers no edit to
+ * save, since the server has it already; undoing it saves the change back.
+ */
+export function recordSaved(state: MarkingState, track: string, ranges: Range[]): MarkingState {
+  const change = diffRanges(state.ranges[track] ?? [], ranges);
+  if (isEmptyChange(change)) return state;
+  return commit(state, track, ranges, change, null).state;
+}
+
 /** A track deleted: its bouts, open bout and history go with it. */
 export function dropTrack(state: MarkingState, track: string): MarkingState {
   const { [track]: _ranges, ...ranges } = state.ranges;

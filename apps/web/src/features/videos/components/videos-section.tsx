@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Activity, Film, MoreHorizontal, Pencil, PlayCircle, Trash2 } from 'lucide-react';
+import { Activity, Film, MoreHorizontal, Pencil, PenLine, PlayCircle, Trash2 } from 'lucide-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { usePlayer } from '@/components/player/player-controller';
@@ -29,6 +29,7 @@ import { Field, fieldAria } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { annotatorPath } from '@/features/annotator/links';
 import { movementDetectorPath } from '@/features/movement-detector/links';
 import { formatBytes, formatDuration, formatFps, formatResolution } from '@/lib/format';
 import { patchSearchParams } from '@/lib/search-params';
@@ -248,6 +249,12 @@ export function VideosSection({
                               >
                                 <Activity aria-hidden="true" />
                                 Movement Detector
+                              </Link>
+                            </DropdownMenuItem>
+                            <DropdownMenuItem asChild>
+                              <Link to={annotatorPath(projectUuid, { subject: subjectUuid, video: video.video_uuid })}>
+                                <PenLine aria-hidden="true" />
+                                Annotator
                               </Link>
                             </DropdownMenuItem>
                             {!readOnly ? (
