@@ -110,3 +110,12 @@ describe('saving annotation edits', () => {
     ]);
   });
 });
+
+describe('reads that cross saves', () => {
+  it('keeps the newer confirmed list when an older answer arrives late', () => {
+    const sync = open('late', fakeServer().transport);
+    expect(sync.setConfirmed('t', [[1, 2]], 3)).toEqual([[1, 2]]);
+    expect(sync.setConfirmed('t', [], 2)).toEqual([[1, 2]]);
+    expect(sync.confirmedVersion('t')).toBe(3);
+  });
+});

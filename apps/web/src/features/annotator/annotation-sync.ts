@@ -63,9 +63,15 @@ export class AnnotationSync {
     this.queue = new PersistedQueue<SaveItem>({ storageKey, send: (item) => this.send(item) });
   }
 
-  /** The list the server answered on load (or after an import): the base of the next save. */
-  setConfirmed(track: string, ranges: Range[], version: number): void {
+  /**
+   * The list the server answered on load (or after an import): the base of the next save. An answer older than one
+   * already confirmed (a read that crossed a save) is ignored; the newer list is answered.
+   */
+  setConfirmed(track: string, ranges: Range[], version: number): Range[] {
+    const current = this.confirmed.get(track);
+    if (current && current.version > version) return current.ranges;
     this.confirmed.set(track, { ranges, version });
+    return ranges;
   }
 
   confirmedVersion(track: string): number | undefined {

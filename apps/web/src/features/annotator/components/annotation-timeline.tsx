@@ -338,7 +338,7 @@ export function AnnotationTimeline(props: AnnotationTimelineProps) {
 
   return (
     <div className="flex min-w-0 select-none" data-testid="annotation-timeline">
-      <div className="w-40 shrink-0 border-r pr-2" aria-hidden="true">
+      <div className="w-24 shrink-0 border-r pr-2 sm:w-40" aria-hidden="true">
         <div style={{ height: RULER_HEIGHT }} />
         {tracks.map((track) => (
           <div
@@ -349,7 +349,9 @@ export function AnnotationTimeline(props: AnnotationTimelineProps) {
             <span className="size-3 shrink-0 rounded-sm" style={{ backgroundColor: track.color }} />
             <span className="truncate">{track.name}</span>
             {track.hotkey ? (
-              <kbd className="ml-auto rounded border bg-muted px-1 font-mono text-[11px] uppercase">{track.hotkey}</kbd>
+              <kbd className="ml-auto hidden rounded border bg-muted px-1 font-mono text-[11px] uppercase sm:inline">
+                {track.hotkey}
+              </kbd>
             ) : null}
           </div>
         ))}

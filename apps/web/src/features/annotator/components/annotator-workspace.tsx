@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Maximize2, Minus, Plus, Redo2, Undo2 } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { toast } from 'sonner';
-import { nearestFrame } from '@/components/player/frames';
+import { frameAt, nearestFrame } from '@/components/player/frames';
 import { usePlayer } from '@/components/player/player-controller';
 import { PlayerControls } from '@/components/player/player-controls';
 import { VideoPlayer } from '@/components/player/video-player';
@@ -66,29 +66,33 @@ export function AnnotatorWorkspace({
   const { rebase, dropTrack } = editor;
 
   // Each track's bouts: loaded once, and again when someone else saved a newer version and nothing of ours waits.
+  // (The save queue may read a track itself, to send an edit left from an earlier visit: that is not a load.)
   const loading = useRef(new Set<string>());
-  const [loaded, setLoaded] = useState<ReadonlySet<string>>(() => new Set());
+  const loaded = useRef(new Set<string>());
   useEffect(() => {
     if (!sync) return;
     for (const track of tracks) {
       const id = track.annotation_config_uuid;
       const known = sync.confirmedVersion(id);
       const stale = known !== undefined && track.version > known && sync.pendingChanges(id).length === 0;
-      if ((known !== undefined && !stale) || loading.current.has(id)) continue;
+      if ((loaded.current.has(id) && !stale) || loading.current.has(id)) continue;
       loading.current.add(id);
       annotationsApi
         .ranges(videoRef, id)
         .then((answer) => {
-          sync.setConfirmed(id, answer.ranges, answer.version);
-          rebase(id, sync.withPending(id, answer.ranges));
-          setLoaded((set) => new Set(set).add(id));
+          rebase(id, sync.withPending(id, sync.setConfirmed(id, answer.ranges, answer.version)));
+          loaded.current.add(id);
         })
         .catch(() => toast.error(`The bouts of "${track.name}" could not be loaded.`))
         .finally(() => loading.current.delete(id));
     }
     const ids = new Set(tracks.map((t) => t.annotation_config_uuid));
-    for (const id of loaded) if (!ids.has(id)) dropTrack(id);
-  }, [tracks, sync, videoRef, rebase, dropTrack, loaded]);
+    for (const id of loaded.current) {
+      if (ids.has(id)) continue;
+      loaded.current.delete(id);
+      dropTrack(id);
+    }
+  }, [tracks, sync, videoRef, rebase, dropTrack]);
 
   // What the save queue learns: someone else's version (our edits re-applied on top), a refusal, a deleted track.
   useEffect(() => {
@@ -132,11 +136,21 @@ export function AnnotatorWorkspace({
     return out;
   }, [editor.state.open, now, frames]);
 
+  /**
+   * The frame a track key marks. Paused: the frame on screen. Playing: the frame under the media clock at the key
+   * press; the last composited frame (the player's clock) trails it by up to a frame or two of compositing, and a
+   * bout must start where the key was pressed, not where the picture was a moment before.
+   */
+  const frameOfKeyPress = () => {
+    const element = player.element;
+    if (!element || element.paused) return player.currentFrame();
+    return Math.min(frameAt(element.currentTime, player.fps), player.frameCount - 1);
+  };
   const trackForKey = (key: string) => tracks.find((t) => t.hotkey === key)?.annotation_config_uuid ?? null;
   useAnnotatorKeys({
     readOnly,
     trackForKey,
-    pressTrackKey: (track) => editor.pressKey(track, player.currentFrame()),
+    pressTrackKey: (track) => editor.pressKey(track, frameOfKeyPress()),
     togglePlay: () => player.togglePlay(),
     step: (n) => void player.step(n),
     jump: (seconds) => void player.seekFrame(player.currentFrame() + Math.round(seconds * player.fps)),
@@ -167,7 +181,7 @@ export function AnnotatorWorkspace({
         <VideoPlayer
           player={player}
           source={playerSource(video)}
-          maxHeight="55vh"
+          maxHeight="45vh"
           controls={<PlayerControls player={player} id={`annotator-rate-${video.video_uuid}`} seekBar showSeconds />}
         />
         <Card className="py-4">
