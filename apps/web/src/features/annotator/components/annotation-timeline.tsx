@@ -251,30 +251,28 @@ export function AnnotationTimeline(props: AnnotationTimelineProps) {
     }
     const at = locate(event);
     const { props: p, limits: l } = live.current;
+    let gestureNow = current;
     if (current.kind === 'press') {
       if (Math.abs(at.x - current.x) < DRAG_THRESHOLD_PX) return;
-      if (current.onRuler || !current.track || p.readOnly) {
-        setGestureBoth({ kind: 'pan', lastX: at.x });
-      } else {
+      if (!current.onRuler && current.track && !p.readOnly) {
         setGestureBoth({ kind: 'draw', track: current.track, from: current.time, to: at.time });
+        return;
       }
-    } else if (current.kind === 'draw') {
-      setGestureBoth({ ...current, to: at.time });
-    } else if (current.kind === 'pan') {
-      const seconds = ((current.lastX - at.x) / Math.max(1, live.current.width)) * p.view.span;
+      // The ruler, the space below the lanes, or a viewer's lanes: the drag pans, from where it was pressed.
+      gestureNow = { kind: 'pan', lastX: current.x };
+    }
+    if (gestureNow.kind === 'draw') {
+      setGestureBoth({ ...gestureNow, to: at.time });
+    } else if (gestureNow.kind === 'pan') {
+      const seconds = ((gestureNow.lastX - at.x) / Math.max(1, live.current.width)) * p.view.span;
       p.onViewChange(panBy(p.view, seconds, l));
       setGestureBoth({ kind: 'pan', lastX: at.x });
-    } else if (current.kind === 'edge') {
-      const target = edgeTarget(current.bout, current.edge, at.time, p.video);
-      if (!sameRange(target, current.target)) {
-        setGestureBoth({ ...current, target });
-        p.onEdgeDrag(
-          current.track,
-          current.bout,
-          current.edge,
-          current.edge === 'start' ? target[0] : target[1],
-          false,
-        );
+    } else if (gestureNow.kind === 'edge') {
+      const target = edgeTarget(gestureNow.bout, gestureNow.edge, at.time, p.video);
+      if (!sameRange(target, gestureNow.target)) {
+        setGestureBoth({ ...gestureNow, target });
+        const edgeTime = gestureNow.edge === 'start' ? target[0] : target[1];
+        p.onEdgeDrag(gestureNow.track, gestureNow.bout, gestureNow.edge, edgeTime, false);
       }
     }
   };
