@@ -417,8 +417,12 @@ test.describe('annotator', () => {
         await page.mouse.move(0, 0);
         await page.waitForLoadState('networkidle').catch(() => {});
         if (device === 'desktop') {
-          const height = await page.evaluate(() => document.documentElement.scrollHeight);
-          await page.setViewportSize({ width: viewport.width, height });
+          // Until it fits: the player grows with the viewport's height (45vh).
+          for (let pass = 0; pass < 6; pass++) {
+            const height = await page.evaluate(() => document.documentElement.scrollHeight);
+            if (height <= (page.viewportSize()?.height ?? 0)) break;
+            await page.setViewportSize({ width: viewport.width, height });
+          }
           await page.evaluate(() => window.scrollTo(0, 0));
         } else {
           await canvas.evaluate((element) => {

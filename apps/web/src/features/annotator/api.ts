@@ -29,7 +29,6 @@ export interface AnnotationVideoRef {
 export const annotationKeys = {
   all: ['annotations'] as const,
   tracks: (videoUuid: string) => [...annotationKeys.all, 'tracks', videoUuid] as const,
-  ranges: (trackUuid: string) => [...annotationKeys.all, 'ranges', trackUuid] as const,
   presets: (projectUuid: string) => [...annotationKeys.all, 'presets', projectUuid] as const,
 };
 

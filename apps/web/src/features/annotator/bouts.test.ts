@@ -3,12 +3,10 @@ import {
   addWithMerge,
   applyChange,
   diffRanges,
-  frameAtTime,
   invertChange,
   type Range,
   rangeIndexAt,
   removeRange,
-  snapToFrame,
   visibleSlice,
 } from './bouts';
 
@@ -128,15 +126,5 @@ describe('changes', () => {
       [7, 9],
     ]);
     expect(removeRange(list, [4, 5.1])).toEqual(list);
-  });
-});
-
-describe('frames', () => {
-  it('snaps to the nearest frame boundary and names the frame showing at a time', () => {
-    expect(snapToFrame(1.01, 30)).toBe(30 / 30);
-    expect(snapToFrame(1.02, 30)).toBe(31 / 30);
-    expect(frameAtTime(31 / 30, 30)).toBe(31);
-    expect(frameAtTime(31 / 30 - 0.001, 30)).toBe(30);
-    expect(frameAtTime(1001 / 29.97, 29.97)).toBe(1001);
   });
 });

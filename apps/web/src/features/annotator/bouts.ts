@@ -125,12 +125,4 @@ export function diffRanges(before: readonly Range[], after: readonly Range[]): R
 
 export const isEmptyChange = (change: RangeChange) => change.add.length === 0 && change.remove.length === 0;
 
-/** The frame boundary nearest `time` (frame n spans [n / fps, (n + 1) / fps)). */
-export const snapToFrame = (time: number, fps: number) => Math.round(time * fps) / fps;
-
-/** The frame showing at `time`. */
-export const frameAtTime = (time: number, fps: number) => Math.max(0, Math.floor(time * fps + 1e-6));
-
-export const frameStart = (frame: number, fps: number) => frame / fps;
-
 export const totalDuration = (ranges: readonly Range[]) => ranges.reduce((sum, [start, end]) => sum + end - start, 0);
