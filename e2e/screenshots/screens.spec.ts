@@ -318,3 +318,121 @@ test.describe('movement detector', () => {
     }
   }
 });
+
+/** The Annotator: four tracks with bouts over a 40-second video, one selected, zoomed in (filter with -g "annotator"). */
+test.describe('annotator', () => {
+  let place: VideoPlace;
+
+  test.beforeAll(async ({ request }) => {
+    test.setTimeout(120_000);
+    place = await uploadReadyVideo(
+      request,
+      user,
+      projectUuid,
+      subjectUuid,
+      longSceneVideoPath(40),
+      'Home cage — night 1',
+    );
+    const auth = { Authorization: `Bearer ${user.access}` };
+    const base = `/api/projects/${projectUuid}/subjects/${subjectUuid}/videos/${place.videoUuid}/annotations/`;
+    const frames = (pairs: [number, number][]) => pairs.map(([a, b]) => [a / 30, b / 30]);
+    const tracks: [string, string, [number, number][]][] = [
+      [
+        'Grooming',
+        'g',
+        [
+          [60, 150],
+          [300, 420],
+          [700, 760],
+          [1000, 1100],
+        ],
+      ],
+      [
+        'Rearing',
+        'r',
+        [
+          [170, 200],
+          [240, 262],
+          [500, 540],
+          [820, 845],
+          [880, 905],
+        ],
+      ],
+      [
+        'Freezing',
+        'f',
+        [
+          [430, 690],
+          [1120, 1195],
+        ],
+      ],
+      [
+        'Twitch',
+        't',
+        [
+          [20, 23],
+          [95, 98],
+          [356, 359],
+          [611, 614],
+          [777, 780],
+          [930, 933],
+          [1060, 1063],
+        ],
+      ],
+    ];
+    for (const [name, hotkey, bouts] of tracks) {
+      const created = await request.post(`${base}config/`, { headers: auth, data: { name, hotkey } });
+      expect(created.status(), await created.text()).toBe(201);
+      const uuid = (await created.json()).annotation_config_uuid;
+      const put = await request.put(`${base}${uuid}/`, { headers: auth, data: { ranges: frames(bouts), version: 0 } });
+      expect(put.ok(), await put.text()).toBe(true);
+    }
+  });
+
+  for (const [device, viewport] of Object.entries(VIEWPORTS)) {
+    for (const theme of THEMES) {
+      test(`annotator ${device} ${theme}`, async ({ browser }) => {
+        const context = await browser.newContext({
+          viewport,
+          colorScheme: theme,
+          deviceScaleFactor: device === 'phone' ? 2 : 1,
+        });
+        await context.addInitScript((t) => localStorage.setItem('vite-ui-theme', t), theme);
+        const page = await context.newPage();
+        await signIn(page, user, { activeProjectUuid: projectUuid });
+        await page.goto(`/projects/${projectUuid}/annotator?subject=${subjectUuid}&video=${place.videoUuid}`);
+        await expect(page.getByTestId('track-row')).toHaveCount(4);
+        await expect
+          .poll(() => page.getByTestId('video-element').evaluate((v: HTMLVideoElement) => v.readyState))
+          .toBeGreaterThanOrEqual(2);
+        const canvas = page.getByTestId('timeline-canvas');
+        await canvas.scrollIntoViewIfNeeded();
+        // Zoom in twice around the playhead, then select a Freezing bout by clicking it.
+        await page.keyboard.press('+');
+        await page.keyboard.press('+');
+        await page.getByRole('button', { name: 'Whole video' }).click();
+        const box = (await canvas.boundingBox())!;
+        await page.mouse.click(box.x + box.width * (500 / 1200), box.y + 22 + 2 * 32 + 15);
+        await expect(page.getByTestId('selected-bout')).toContainText('Freezing');
+        await page.mouse.move(0, 0);
+        await page.waitForLoadState('networkidle').catch(() => {});
+        if (device === 'desktop') {
+          // Until it fits: the player grows with the viewport's height (45vh).
+          for (let pass = 0; pass < 6; pass++) {
+            const height = await page.evaluate(() => document.documentElement.scrollHeight);
+            if (height <= (page.viewportSize()?.height ?? 0)) break;
+            await page.setViewportSize({ width: viewport.width, height });
+          }
+          await page.evaluate(() => window.scrollTo(0, 0));
+        } else {
+          await canvas.evaluate((element) => {
+            element.scrollIntoView({ block: 'center' });
+          });
+        }
+        await page.waitForTimeout(500);
+        await page.screenshot({ path: path.join(OUT, `annotator-${theme}-${device}.png`) });
+        await context.close();
+      });
+    }
+  }
+});

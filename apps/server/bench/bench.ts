@@ -18,6 +18,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import { analysisPhase } from './analysis-bench.js';
+import { annotatorBench } from './annotator-bench.js';
 import { chartBench } from './chart-bench.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -412,6 +413,7 @@ async function main() {
   }
   rows.push(['Web app: initial JS, gzipped', initialJsGzipKb()]);
   rows.push(...(await chartBench({ log })));
+  rows.push(...(await annotatorBench({ log })));
 
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   const table = ['| Measure | Result |', '|---|---|', ...rows.map(([name, value]) => `| ${name} | ${value} |`)].join(

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invitations, subjects } from '../src/db/schema.js';
 import { createProject } from '../src/modules/projects/project.service.js';
 import { accessMatrixAnalysisEndpoints } from './access-matrix.analysis.js';
+import { accessMatrixAnnotationEndpoints } from './access-matrix.annotations.js';
 import type { Endpoint, Fixture, MatrixRole } from './access-matrix.types.js';
 import { accessMatrixVideoEndpoints } from './access-matrix.videos.js';
 import { addMember, createUser, multipartFile, type TestUser, TINY_PNG } from './factories.js';
@@ -130,6 +131,7 @@ const endpoints = [
   ...invitationEndpoints,
   ...accessMatrixVideoEndpoints,
   ...accessMatrixAnalysisEndpoints,
+  ...accessMatrixAnnotationEndpoints,
 ];
 
 describe('access to every project-scoped endpoint', () => {

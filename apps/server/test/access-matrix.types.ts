@@ -14,6 +14,8 @@ export interface Fixture {
   invitationUuid?: string;
   /** Set by endpoints that need an analysis run. */
   analysisUuid?: string;
+  /** Set by endpoints that need an annotation track. */
+  annotationConfigUuid?: string;
 }
 
 export interface Endpoint {

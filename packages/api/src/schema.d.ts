@@ -6161,6 +6161,1416 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/annotations/config/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The video's annotation tracks, in their order */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    subject_uuid: string;
+                    video_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            annotation_config_uuid: string;
+                            name: string;
+                            color: string;
+                            hotkey: string | null;
+                            order: number;
+                            range_count: number;
+                            total_duration_s: number;
+                            /** @description The version of the ranges; bumped by every accepted change of them */
+                            version: number;
+                            created_by: {
+                                id: number;
+                                display_name: string;
+                            } | null;
+                            created_at: string;
+                        }[];
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a track (`{name, color?, hotkey?, order?}`)
+         * @description An addition to the spec’s calls. Names and hot keys (one letter or digit) are unique per video; a colour is given from a palette when none is sent; the new track goes last unless `order` says otherwise.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    subject_uuid: string;
+                    video_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        color?: string;
+                        hotkey?: string | null;
+                        order?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            annotation_config_uuid: string;
+                            name: string;
+                            color: string;
+                            hotkey: string | null;
+                            order: number;
+                            range_count: number;
+                            total_duration_s: number;
+                            /** @description The version of the ranges; bumped by every accepted change of them */
+                            version: number;
+                            created_by: {
+                                id: number;
+                                display_name: string;
+                            } | null;
+                            created_at: string;
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/annotations/config/presets/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give the video the project's track set (names, colours, keys used on its other videos)
+         * @description An addition to the spec’s calls. Adds every track of `GET /projects/{p}/annotations/presets/` whose name the video lacks (a hot key the video already uses is left off); answers the video's tracks.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    subject_uuid: string;
+                    video_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            annotation_config_uuid: string;
+                            name: string;
+                            color: string;
+                            hotkey: string | null;
+                            order: number;
+                            range_count: number;
+                            total_duration_s: number;
+                            /** @description The version of the ranges; bumped by every accepted change of them */
+                            version: number;
+                            created_by: {
+                                id: number;
+                                display_name: string;
+                            } | null;
+                            created_at: string;
+                        }[];
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/annotations/config/{annotation_config_uuid}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Replace a track’s name, colour, hot key (null: none) and order
+         * @description Does not touch the ranges nor their version.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    subject_uuid: string;
+                    video_uuid: string;
+                    annotation_config_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        color: string;
+                        hotkey?: string | null;
+                        order?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            annotation_config_uuid: string;
+                            name: string;
+                            color: string;
+                            hotkey: string | null;
+                            order: number;
+                            range_count: number;
+                            total_duration_s: number;
+                            /** @description The version of the ranges; bumped by every accepted change of them */
+                            version: number;
+                            created_by: {
+                                id: number;
+                                display_name: string;
+                            } | null;
+                            created_at: string;
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Delete a track with its ranges
+         * @description An addition to the spec’s calls.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    subject_uuid: string;
+                    video_uuid: string;
+                    annotation_config_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Rename, recolour, change the hot key or the order of a track
+         * @description Does not touch the ranges nor their version.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    subject_uuid: string;
+                    video_uuid: string;
+                    annotation_config_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        color?: string;
+                        hotkey?: string | null;
+                        order?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            annotation_config_uuid: string;
+                            name: string;
+                            color: string;
+                            hotkey: string | null;
+                            order: number;
+                            range_count: number;
+                            total_duration_s: number;
+                            /** @description The version of the ranges; bumped by every accepted change of them */
+                            version: number;
+                            created_by: {
+                                id: number;
+                                display_name: string;
+                            } | null;
+                            created_at: string;
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/annotations/export/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every track of the video as BORIS's aggregated-events table (TSV, `?format=boris`)
+         * @description An addition to the spec’s calls. Columns: Observation id (the video's name), Observation date, Description, Media file (the uploaded file's name), Total length (s), FPS, Subject, Behavior (the track), Behavioral category, Modifiers, Behavior type (STATE), Start (s), Stop (s), Duration (s), Comment start, Comment stop; one row per bout, by start time.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    format?: "boris";
+                };
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    subject_uuid: string;
+                    video_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The file */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/annotations/{annotation_config_uuid}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A track's ranges, sorted, with their version */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    subject_uuid: string;
+                    video_uuid: string;
+                    annotation_config_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            annotation_config_uuid: string;
+                            /** @description [start, end] pairs in seconds, sorted, none overlapping */
+                            ranges: [
+                                number,
+                                number
+                            ][];
+                            version: number;
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Replace a track's ranges (`{ranges, version}`)
+         * @description The spec’s time-range rules: two numbers, start < end, each start not before the previous end, all within the video; a broken rule is 400 naming the row (`{"errors": {"ranges": ["Row 2 …"]}}`) and changes nothing. A `version` other than the current one is 409 with the current `version` and `ranges`.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    subject_uuid: string;
+                    video_uuid: string;
+                    annotation_config_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        ranges: [
+                            number,
+                            number
+                        ][];
+                        version: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            annotation_config_uuid: string;
+                            /** @description [start, end] pairs in seconds, sorted, none overlapping */
+                            ranges: [
+                                number,
+                                number
+                            ][];
+                            version: number;
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                            /** @description The current version */
+                            version: number;
+                            /** @description The current ranges */
+                            ranges: [
+                                number,
+                                number
+                            ][];
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change part of a track's ranges (`{version, add?, remove?}`)
+         * @description Removes each range of `remove` (it must be one of the track’s, exactly), then adds each range of `add` (within the video, overlapping nothing; touching is fine). All or nothing; field errors name the row of `add` or `remove`. A stale `version` is 409 with the current `version` and `ranges`.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    subject_uuid: string;
+                    video_uuid: string;
+                    annotation_config_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        version: number;
+                        add?: [
+                            number,
+                            number
+                        ][];
+                        remove?: [
+                            number,
+                            number
+                        ][];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            annotation_config_uuid: string;
+                            /** @description [start, end] pairs in seconds, sorted, none overlapping */
+                            ranges: [
+                                number,
+                                number
+                            ][];
+                            version: number;
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                            /** @description The current version */
+                            version: number;
+                            /** @description The current ranges */
+                            ranges: [
+                                number,
+                                number
+                            ][];
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/annotations/{annotation_config_uuid}/import/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace a track's ranges with a time-range CSV (multipart: field `file`; optional field `version`)
+         * @description An addition to the spec’s calls. The CSV is checked with the spec's rules and messages (§5: 'CSV is empty', 'File is not a CSV', 'Row N …'), and against the video's length; a broken rule is 400 `{"errors": {"file": [message]}}` and changes nothing. With `version`, a stale one is 409.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    subject_uuid: string;
+                    video_uuid: string;
+                    annotation_config_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            annotation_config_uuid: string;
+                            /** @description [start, end] pairs in seconds, sorted, none overlapping */
+                            ranges: [
+                                number,
+                                number
+                            ][];
+                            version: number;
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                            /** @description The current version */
+                            version: number;
+                            /** @description The current ranges */
+                            ranges: [
+                                number,
+                                number
+                            ][];
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/annotations/{annotation_config_uuid}/export/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A track's ranges as a time-range CSV (`?format=csv`): header `start,end`, exact seconds
+         * @description An addition to the spec’s calls. Importing the file again gives the same ranges.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    format?: "csv";
+                };
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    subject_uuid: string;
+                    video_uuid: string;
+                    annotation_config_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The file */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_uuid}/annotations/presets/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's track set: each track name used on its videos, with its latest colour, key and order
+         * @description An addition to the spec’s calls.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            tracks: {
+                                name: string;
+                                color: string;
+                                hotkey: string | null;
+                                order: number;
+                                /** @description Videos of the project with a track of this name */
+                                video_count: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {

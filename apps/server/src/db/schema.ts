@@ -300,3 +300,41 @@ export const analysisEvents = pgTable(
     index('analysis_events_time_idx').on(t.analysisUuid, t.time),
   ],
 );
+
+/**
+ * One labelled track of a video (a behaviour scored as bouts) with its bouts: a sorted list of non-overlapping
+ * [start, end] ranges in seconds (the spec's time-range rules). The list is one value, replaced as a whole under
+ * `version`, so a change made against an older version is refused instead of overwriting someone else's work.
+ */
+export const annotationConfigs = pgTable(
+  'annotation_configs',
+  {
+    annotationConfigUuid: uuid('annotation_config_uuid').primaryKey().defaultRandom(),
+    projectUuid: uuid('project_uuid')
+      .notNull()
+      .references(() => projects.projectUuid, { onDelete: 'cascade' }),
+    videoUuid: uuid('video_uuid')
+      .notNull()
+      .references(() => videos.videoUuid, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** `#rrggbb` */
+    color: text('color').notNull(),
+    /** One lower-case letter or digit, unique among the video's tracks. */
+    hotkey: text('hotkey'),
+    order: integer('order').notNull().default(0),
+    ranges: jsonb('ranges').$type<[number, number][]>().notNull().default([]),
+    /** Bumped by every accepted change of `ranges`. */
+    version: integer('version').notNull().default(0),
+    /** Kept with `ranges` so lists and summaries need not read every bout. */
+    rangeCount: integer('range_count').notNull().default(0),
+    totalDurationS: doublePrecision('total_duration_s').notNull().default(0),
+    createdById: integer('created_by_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('annotation_configs_video_name_idx').on(t.videoUuid, sql`lower(${t.name})`),
+    uniqueIndex('annotation_configs_video_hotkey_idx').on(t.videoUuid, t.hotkey).where(sql`${t.hotkey} is not null`),
+    index('annotation_configs_project_idx').on(t.projectUuid, t.createdAt),
+  ],
+);

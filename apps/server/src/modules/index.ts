@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import analysisRoutes from './analysis/analysis.routes.js';
+import annotationRoutes from './annotations/annotation.routes.js';
 import authRoutes from './auth/auth.routes.js';
 import fileRoutes from './files/file.routes.js';
 import healthRoutes from './health/health.routes.js';
@@ -20,4 +21,5 @@ export const apiModules: ((app: FastifyInstance) => Promise<void>)[] = [
   subjectRoutes,
   videoRoutes,
   analysisRoutes,
+  annotationRoutes,
 ];

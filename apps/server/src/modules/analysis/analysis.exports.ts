@@ -1,10 +1,11 @@
 /**
  * Tables users take to their statistics: a run's series and events, and the project summary (one row per
- * subject × video × run). Rows are generated lazily; the writers in lib/table-export stream them.
+ * subject × video × run, with the video's annotation figures). Rows are generated lazily; the writers in
+ * lib/table-export stream them.
  */
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { analyses, analysisEvents, subjects, videos } from '../../db/schema.js';
+import { analyses, analysisEvents, annotationConfigs, subjects, videos } from '../../db/schema.js';
 import type { Cell, Table } from '../../lib/table-export.js';
 import type { AnalysisRow, RunSource } from './analysis.runs.js';
 import { readSeries } from './analysis.runs.js';
@@ -58,9 +59,13 @@ export async function seriesTable(context: AppContext, run: AnalysisRow): Promis
   return { name: 'time series', columns: ['frame', 'time_s', 'value'], rows: rows() };
 }
 
+type LabelCount = { label: string | null; discarded: boolean; flagged: boolean; n: number };
+
 /**
- * One row per run of the project that has events: who/what it analysed, how, and its results — events per
- * label (discarded events left out), the event rate and % freezing when the run computed it.
+ * The project summary: one row per succeeded run (who/what it analysed, how, and its results — events per label,
+ * discarded events left out, the event rate and % freezing when the run computed it), plus one row for each video
+ * that has annotation tracks but no run. Every row carries its video's annotation figures per track name: bouts,
+ * total and mean bout duration (s) and % of the video; empty where the video has no track of that name.
  */
 export async function projectSummaryTable(context: AppContext, projectUuid: string): Promise<Table> {
   const labelRows = await context.db
@@ -71,6 +76,14 @@ export async function projectSummaryTable(context: AppContext, projectUuid: stri
   const labels = labelRows
     .map((r) => r.label)
     .filter((l): l is string => l !== null)
+    .sort((a, b) => a.localeCompare(b));
+  const trackNames = (
+    await context.db
+      .selectDistinct({ name: annotationConfigs.name })
+      .from(annotationConfigs)
+      .where(eq(annotationConfigs.projectUuid, projectUuid))
+  )
+    .map((r) => r.name)
     .sort((a, b) => a.localeCompare(b));
   const columns = [
     'subject',
@@ -87,7 +100,14 @@ export async function projectSummaryTable(context: AppContext, projectUuid: stri
     'discarded',
     'event_rate_per_min',
     'freezing_percent',
+    ...trackNames.flatMap((name) => ANNOTATION_FIGURES.map((figure) => `${name}_${figure}`)),
   ];
+  // A video with tracks but no run: its run columns (analysis_uuid … freezing_percent) stay empty.
+  const emptyRunCells: Cell[] = Array.from(
+    { length: columns.length - 3 - trackNames.length * ANNOTATION_FIGURES.length },
+    () => null,
+  );
+  const hasTracks = sql`exists (select 1 from ${annotationConfigs} where ${annotationConfigs.videoUuid} = ${videos.videoUuid})`;
   async function* rows(): AsyncGenerator<Cell[]> {
     // Offset pages: a project holds thousands of runs at most, and the order is total.
     for (let offset = 0; ; offset += 500) {
@@ -96,48 +116,93 @@ export async function projectSummaryTable(context: AppContext, projectUuid: stri
           run: analyses,
           subjectName: subjects.name,
           group: subjects.group,
+          videoUuid: videos.videoUuid,
           videoName: videos.name,
-          counts: sql<{ label: string | null; discarded: boolean; flagged: boolean; n: number }[]>`coalesce((
+          videoDuration: videos.durationS,
+          counts: sql<LabelCount[]>`coalesce((
             select json_agg(c) from (
               select e.label, e.discarded, e.flagged, count(*)::int as n from analysis_events e
               where e.analysis_uuid = "analyses"."analysis_uuid" group by e.label, e.discarded, e.flagged
             ) c), '[]'::json)`,
         })
-        .from(analyses)
-        .innerJoin(subjects, eq(subjects.subjectUuid, analyses.subjectUuid))
-        .innerJoin(videos, eq(videos.videoUuid, analyses.videoUuid))
-        .where(and(eq(analyses.projectUuid, projectUuid), eq(analyses.status, 'succeeded')))
-        .orderBy(asc(subjects.name), asc(videos.name), asc(analyses.createdAt), asc(analyses.analysisUuid))
+        .from(videos)
+        .innerJoin(subjects, eq(subjects.subjectUuid, videos.subjectUuid))
+        .leftJoin(analyses, and(eq(analyses.videoUuid, videos.videoUuid), eq(analyses.status, 'succeeded')))
+        .where(and(eq(videos.projectUuid, projectUuid), or(isNotNull(analyses.analysisUuid), hasTracks)))
+        .orderBy(
+          asc(subjects.name),
+          asc(videos.name),
+          asc(videos.videoUuid),
+          asc(analyses.createdAt),
+          asc(analyses.analysisUuid),
+        )
         .limit(500)
         .offset(offset);
+      const figures = await trackFigures(context, [...new Set(page.map((row) => row.videoUuid))]);
       for (const row of page) {
-        const counts = typeof row.counts === 'string' ? JSON.parse(row.counts) : row.counts;
-        const kept = (counts as { label: string | null; discarded: boolean; flagged: boolean; n: number }[]).filter(
-          (c) => !c.discarded,
-        );
+        const tracks = figures.get(row.videoUuid);
+        const annotationCells = trackNames.flatMap((name) => {
+          const track = tracks?.get(name);
+          if (!track) return ANNOTATION_FIGURES.map(() => null);
+          const { count, total } = track;
+          const videoDuration = row.videoDuration;
+          return [count, total, count > 0 ? total / count : null, videoDuration ? (total / videoDuration) * 100 : null];
+        });
+        const run = row.run;
+        if (!run) {
+          yield [row.subjectName, row.group, row.videoName, ...emptyRunCells, ...annotationCells];
+          continue;
+        }
+        const counts = (typeof row.counts === 'string' ? JSON.parse(row.counts) : row.counts) as LabelCount[];
+        const kept = counts.filter((c) => !c.discarded);
         const total = kept.reduce((n, c) => n + c.n, 0);
         const perLabel = (label: string | null) => kept.filter((c) => c.label === label).reduce((n, c) => n + c.n, 0);
-        const summary = row.run.summary as { duration_s?: number; freezing?: { percent: number | null } | null } | null;
+        const summary = run.summary as { duration_s?: number; freezing?: { percent: number | null } | null } | null;
         const duration = summary?.duration_s ?? null;
         yield [
           row.subjectName,
           row.group,
           row.videoName,
-          row.run.analysisUuid,
-          row.run.kind,
-          row.run.createdAt.toISOString(),
+          run.analysisUuid,
+          run.kind,
+          run.createdAt.toISOString(),
           duration,
           total,
           perLabel(null),
           ...labels.map(perLabel),
           kept.filter((c) => c.flagged).reduce((n, c) => n + c.n, 0),
-          (counts as { discarded: boolean; n: number }[]).filter((c) => c.discarded).reduce((n, c) => n + c.n, 0),
+          counts.filter((c) => c.discarded).reduce((n, c) => n + c.n, 0),
           duration ? (total / duration) * 60 : null,
           summary?.freezing?.percent ?? null,
+          ...annotationCells,
         ];
       }
       if (page.length < 500) return;
     }
   }
   return { name: 'summary', columns, rows: rows() };
+}
+
+/** Per track name, after the track's name in the summary's header: `grooming_bouts`, `grooming_total_s`… */
+export const ANNOTATION_FIGURES = ['bouts', 'total_s', 'mean_s', 'percent'] as const;
+
+/** Bout count and total duration of each track of the given videos (the figures kept beside the ranges). */
+async function trackFigures(context: AppContext, videoUuids: string[]) {
+  const byVideo = new Map<string, Map<string, { count: number; total: number }>>();
+  if (videoUuids.length === 0) return byVideo;
+  const rows = await context.db
+    .select({
+      videoUuid: annotationConfigs.videoUuid,
+      name: annotationConfigs.name,
+      count: annotationConfigs.rangeCount,
+      total: annotationConfigs.totalDurationS,
+    })
+    .from(annotationConfigs)
+    .where(inArray(annotationConfigs.videoUuid, videoUuids));
+  for (const row of rows) {
+    const tracks = byVideo.get(row.videoUuid) ?? new Map<string, { count: number; total: number }>();
+    byVideo.set(row.videoUuid, tracks);
+    tracks.set(row.name, { count: row.count, total: row.total });
+  }
+  return byVideo;
 }

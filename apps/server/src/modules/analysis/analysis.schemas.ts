@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { analysisKinds, analysisStatuses } from '../../db/schema.js';
+import { timeRangesSchema } from '../../lib/time-ranges.js';
 
 /** Who made a run or last changed an event. */
 export const userSummarySchema = z.object({ id: z.int(), display_name: z.string() });
@@ -24,26 +25,6 @@ const roiSchema = z.strictObject({
   width: whole('width').min(1, 'width must be at least 1 pixel.'),
   height: whole('height').min(1, 'height must be at least 1 pixel.'),
 });
-
-/**
- * [start, end] pairs in seconds, with the spec's time-range rules and their messages (§5), rows counted from 1
- * as in the CSV the user uploaded.
- */
-export const timeRangesSchema = z
-  .array(z.tuple([number('start'), number('end')]), { error: 'Give a list of [start, end] pairs in seconds.' })
-  .max(100_000, 'At most 100000 ranges.')
-  .superRefine((ranges, ctx) => {
-    let previousEnd = Number.NEGATIVE_INFINITY;
-    ranges.forEach(([start, end], index) => {
-      const row = index + 1;
-      if (start < 0) ctx.addIssue({ code: 'custom', message: `Row ${row}: times cannot be negative.` });
-      else if (!(start < end))
-        ctx.addIssue({ code: 'custom', message: `Row ${row} must have start time less than the end time.` });
-      else if (start < previousEnd)
-        ctx.addIssue({ code: 'custom', message: `Row ${row}: value ${start} is not non-decreasing.` });
-      previousEnd = Math.max(previousEnd, end);
-    });
-  });
 
 /** Event detection (product brief): k × the noise top, or an absolute threshold; onsets a refractory period apart. */
 export const eventParameterFields = {

@@ -1,6 +1,7 @@
 import type { ApiRequestBody, ApiResponse } from '@app/api';
 import { queryOptions } from '@tanstack/react-query';
 import { apiBinary, apiRequest, type Page, requireParam } from '@/lib/api-client';
+import { saveResponse } from '@/lib/download';
 
 /** Shapes come from the server's OpenAPI document (packages/api). */
 type RunPath = '/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/analysis/{analysis_uuid}/';
@@ -132,20 +133,6 @@ export const analysisApi = {
     saveResponse(response, `analysis-summary.${format}`);
   },
 };
-
-/** Hands a downloaded file to the browser under the server's file name (else `fallback`). */
-async function saveResponse(response: Response, fallback: string) {
-  const disposition = response.headers.get('content-disposition') ?? '';
-  const name = /filename="([^"]+)"/.exec(disposition)?.[1] ?? fallback;
-  const url = URL.createObjectURL(await response.blob());
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 export const analysisQueries = {
   list: (projectUuid: string, filters: RunFilters = {}) =>

@@ -1,7 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { Activity, Film, MoreHorizontal, Pencil, PlayCircle, Trash2 } from 'lucide-react';
+import { Activity, Film, MoreHorizontal, Pencil, PenLine, PlayCircle, Trash2 } from 'lucide-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { usePlayer } from '@/components/player/player-controller';
+import { PlayerControls } from '@/components/player/player-controls';
+import { transportKeys } from '@/components/player/player-keys';
+import { VideoPlayer } from '@/components/player/video-player';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
@@ -25,6 +29,7 @@ import { Field, fieldAria } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { annotatorPath } from '@/features/annotator/links';
 import { movementDetectorPath } from '@/features/movement-detector/links';
 import { formatBytes, formatDuration, formatFps, formatResolution } from '@/lib/format';
 import { patchSearchParams } from '@/lib/search-params';
@@ -32,8 +37,8 @@ import { cn } from '@/lib/utils';
 import { type Video, videoQueries } from '../api';
 import { useDeleteVideos, useRenameVideo } from '../hooks/use-video-mutations';
 import { useVideoUploads } from '../hooks/use-video-uploads';
+import { playerFacts, playerSource } from '../player-source';
 import { UploadList, VideoDropzone } from './video-dropzone';
-import { VideoPlayer } from './video-player';
 import { VideoStatusBadge } from './video-status-badge';
 
 export function VideosSection({
@@ -73,7 +78,7 @@ export function VideosSection({
     <div className="grid grid-cols-1 gap-6">
       {current ? (
         current.status === 'ready' ? (
-          <VideoPlayer key={current.video_uuid} video={current} />
+          <SubjectVideoPlayer key={current.video_uuid} video={current} />
         ) : (
           <Card>
             <CardContent className="flex items-center gap-3 py-2 text-sm">
@@ -246,6 +251,12 @@ export function VideosSection({
                                 Movement Detector
                               </Link>
                             </DropdownMenuItem>
+                            <DropdownMenuItem asChild>
+                              <Link to={annotatorPath(projectUuid, { subject: subjectUuid, video: video.video_uuid })}>
+                                <PenLine aria-hidden="true" />
+                                Annotator
+                              </Link>
+                            </DropdownMenuItem>
                             {!readOnly ? (
                               <>
                                 <DropdownMenuItem onSelect={() => setRenaming(video)}>
@@ -355,5 +366,18 @@ function RenameVideoDialog({
         </form>
       </DialogContent>
     </Dialog>
+  );
+}
+
+/** The subject page's player: free play with the seek bar and the usual keys (Space, arrows, Home). */
+function SubjectVideoPlayer({ video }: { video: Video }) {
+  const player = usePlayer(playerFacts(video));
+  return (
+    <VideoPlayer
+      player={player}
+      source={playerSource(video)}
+      onKeyDown={transportKeys(player)}
+      controls={<PlayerControls player={player} id={`rate-${video.video_uuid}`} seekBar />}
+    />
   );
 }

@@ -1,0 +1,121 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '@/lib/api-client';
+import { AnnotationSync, type SyncEvent, type SyncTransport } from './annotation-sync';
+import { applyChange, type Range, type RangeChange } from './bouts';
+
+/** A server with the API's rules for one track: PATCH on a stale version is 409 with the current list. */
+function fakeServer(initial: Range[] = []) {
+  const state = { ranges: initial, version: 0, offline: false };
+  const transport: SyncTransport = {
+    ranges: async () => ({ ranges: state.ranges, version: state.version }),
+    patch: async (_track, version, change: RangeChange) => {
+      if (state.offline) throw new TypeError('Failed to fetch');
+      if (version !== state.version) {
+        throw new ApiError(
+          409,
+          { errors: 'changed', version: state.version, ranges: state.ranges },
+          'PATCH',
+          '/api/…/annotations/t/',
+        );
+      }
+      state.ranges = applyChange(state.ranges, change);
+      state.version++;
+      return { ranges: state.ranges, version: state.version };
+    },
+  };
+  return { state, transport };
+}
+
+const syncs: AnnotationSync[] = [];
+const open = (key: string, transport: SyncTransport) => {
+  const sync = new AnnotationSync(key, transport);
+  syncs.push(sync);
+  return sync;
+};
+afterEach(() => {
+  for (const sync of syncs.splice(0)) sync.dispose();
+});
+
+describe('saving annotation edits', () => {
+  it('sends each edit as a change on the confirmed version', async () => {
+    const server = fakeServer();
+    const sync = open('a', server.transport);
+    sync.setConfirmed('t', [], 0);
+    sync.save({ track: 't', trackName: 'Grooming', change: { remove: [], add: [[1, 2]] } });
+    sync.save({ track: 't', trackName: 'Grooming', change: { remove: [[1, 2]], add: [[1, 3]] } });
+    await vi.waitFor(() => expect(sync.status().state).toBe('saved'));
+    expect(server.state).toMatchObject({ ranges: [[1, 3]], version: 2 });
+  });
+
+  it('two tabs on the same track lose no change: the stale one is re-applied on top and says so', async () => {
+    const server = fakeServer();
+    const tabA = open('tab-a', server.transport);
+    const tabB = open('tab-b', server.transport);
+    tabA.setConfirmed('t', [], 0);
+    tabB.setConfirmed('t', [], 0);
+    const events: SyncEvent[] = [];
+    tabB.subscribe((event) => events.push(event));
+    tabA.save({ track: 't', trackName: 'Grooming', change: { remove: [], add: [[1, 2]] } });
+    await vi.waitFor(() => expect(tabA.status().state).toBe('saved'));
+    tabB.save({ track: 't', trackName: 'Grooming', change: { remove: [], add: [[5, 6]] } });
+    await vi.waitFor(() => expect(tabB.status().state).toBe('saved'));
+    expect(server.state.ranges).toEqual([
+      [1, 2],
+      [5, 6],
+    ]);
+    expect(events[0]).toMatchObject({
+      type: 'rebase',
+      track: 't',
+      ranges: [
+        [1, 2],
+        [5, 6],
+      ],
+      tone: 'info',
+    });
+    expect((events[0] as { notice: string }).notice).toContain('Someone else changed "Grooming"');
+  });
+
+  it('keeps an edit that could not be sent, says "not saved", and sends it when the server is back', async () => {
+    const server = fakeServer();
+    server.state.offline = true;
+    const sync = open('offline', server.transport);
+    sync.setConfirmed('t', [], 0);
+    sync.save({ track: 't', trackName: 'Grooming', change: { remove: [], add: [[1, 2]] } });
+    await vi.waitFor(() => expect(sync.status().state).toBe('unsaved'));
+    expect(sync.pendingChanges('t')).toEqual([{ remove: [], add: [[1, 2]] }]);
+    server.state.offline = false;
+    sync.queue.retryNow();
+    await vi.waitFor(() => expect(sync.status().state).toBe('saved'));
+    expect(server.state.ranges).toEqual([[1, 2]]);
+  });
+
+  it('a reopened page shows the unsaved edits of the last one on top of the server list, and sends them', async () => {
+    const server = fakeServer([[0, 1]]);
+    server.state.offline = true;
+    const first = open('reopen', server.transport);
+    first.setConfirmed('t', [[0, 1]], 0);
+    first.save({ track: 't', trackName: 'Grooming', change: { remove: [], add: [[3, 4]] } });
+    await vi.waitFor(() => expect(first.status().state).toBe('unsaved'));
+    first.dispose();
+    server.state.offline = false;
+    const second = open('reopen', server.transport);
+    expect(second.withPending('t', [[0, 1]])).toEqual([
+      [0, 1],
+      [3, 4],
+    ]);
+    await vi.waitFor(() => expect(second.status().state).toBe('saved'));
+    expect(server.state.ranges).toEqual([
+      [0, 1],
+      [3, 4],
+    ]);
+  });
+});
+
+describe('reads that cross saves', () => {
+  it('keeps the newer confirmed list when an older answer arrives late', () => {
+    const sync = open('late', fakeServer().transport);
+    expect(sync.setConfirmed('t', [[1, 2]], 3)).toEqual([[1, 2]]);
+    expect(sync.setConfirmed('t', [], 2)).toEqual([[1, 2]]);
+    expect(sync.confirmedVersion('t')).toBe(3);
+  });
+});

@@ -1,0 +1,52 @@
+import { PenLine } from 'lucide-react';
+import { useSearchParams } from 'react-router';
+import { PageContainer, PageHeader } from '@/components/layout/page-header';
+import { Skeleton } from '@/components/ui/skeleton';
+import { useSession } from '@/features/auth/hooks/use-session';
+import { useActiveProject } from '@/features/projects/hooks/active-project-context';
+import { VideoPicker } from '@/features/videos/components/video-picker';
+import { patchSearchParams } from '@/lib/search-params';
+import { readAnnotatorSearch } from '../links';
+import { AnnotatorWorkspace } from './annotator-workspace';
+
+/** The Annotator: pick a subject and a video (kept in the URL), then mark behaviour bouts on its tracks. */
+export function AnnotatorPage({ projectUuid }: { projectUuid: string }) {
+  const [params, setParams] = useSearchParams();
+  const target = readAnnotatorSearch(params);
+  const { project } = useActiveProject();
+  const { user } = useSession();
+  const readOnly = project?.role === 'viewer' || project?.status === 'locked';
+
+  return (
+    <PageContainer className="max-w-7xl">
+      <PageHeader
+        title="Annotator"
+        description="Mark behaviour bouts on labelled tracks, by keys and mouse, frame by frame. Every change is saved at once."
+      />
+      <VideoPicker
+        projectUuid={projectUuid}
+        idPrefix="annotator"
+        subjectUuid={target.subject}
+        videoUuid={target.video}
+        onSubject={(uuid) => setParams((prev) => patchSearchParams(prev, { subject: uuid, video: null }))}
+        onVideo={(uuid) => setParams((prev) => patchSearchParams(prev, { video: uuid }))}
+        purpose="Bouts are marked on a subject’s videos."
+        icon={<PenLine aria-hidden="true" />}
+      >
+        {(video) =>
+          user ? (
+            <AnnotatorWorkspace
+              key={video.video_uuid}
+              projectUuid={projectUuid}
+              video={video}
+              userId={user.id}
+              readOnly={readOnly}
+            />
+          ) : (
+            <Skeleton className="h-64" />
+          )
+        }
+      </VideoPicker>
+    </PageContainer>
+  );
+}

@@ -1,0 +1,19 @@
+import { fireEvent, render, screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { SaveStatus } from './save-status';
+
+describe('the save status', () => {
+  it('says saved, saving, or not saved yet with what is kept and a retry', () => {
+    const retry = vi.fn();
+    const { rerender } = render(<SaveStatus status={{ state: 'saved', pending: 0, error: null }} onRetry={retry} />);
+    expect(screen.getByRole('status').textContent).toBe('Saved');
+    rerender(<SaveStatus status={{ state: 'saving', pending: 1, error: null }} onRetry={retry} />);
+    expect(screen.getByRole('status').textContent).toBe('Saving…');
+    expect(screen.queryByRole('button')).toBeNull();
+    rerender(<SaveStatus status={{ state: 'unsaved', pending: 3, error: 'Failed to fetch' }} onRetry={retry} />);
+    expect(screen.getByRole('status').textContent).toBe('Not saved yet (3 changes kept in this browser)');
+    expect(screen.getByRole('status').getAttribute('title')).toBe('Failed to fetch');
+    fireEvent.click(screen.getByRole('button', { name: 'Retry now' }));
+    expect(retry).toHaveBeenCalledOnce();
+  });
+});

@@ -1,0 +1,34 @@
+import type { Selection } from '../marking';
+import { formatTick } from '../timeline-view';
+
+/** The selected bout: its track, edges (time and frame) and length; Delete removes it. */
+export function SelectedBout({
+  selection,
+  trackName,
+  fps,
+}: {
+  selection: Selection | null;
+  trackName: string | undefined;
+  fps: number;
+}) {
+  if (!selection || !trackName) {
+    return <span className="text-muted-foreground text-sm">Click a bout to select it.</span>;
+  }
+  const [start, end] = selection.range;
+  const first = Math.round(start * fps);
+  const after = Math.round(end * fps);
+  return (
+    <span
+      className="text-sm tabular-nums"
+      data-testid="selected-bout"
+      data-start={start}
+      data-end={end}
+      data-track={selection.track}
+    >
+      <span className="font-medium">{trackName}</span> {formatTick(start, fps, true)} – {formatTick(end, fps, true)}{' '}
+      <span className="text-muted-foreground">
+        (frames {first}–{after}, {Math.round((end - start) * 100) / 100} s)
+      </span>
+    </span>
+  );
+}
