@@ -4,6 +4,11 @@
  * paths) and answers in Stripe's shapes, typed against the SDK's own types. Customers, checkout sessions and
  * subscriptions live in memory; tests move subscriptions along (as Stripe would) and sign the webhook events that
  * follow with the SDK's test-header helper.
+ *
+ * For browser tests it can also play Stripe's hosted pages and deliver webhooks itself (`pagesUrl`, `webhookUrl`):
+ * its checkout page has a Pay button that completes the session, sends checkout.session.completed to the app and
+ * returns to the success URL; `POST /__test/projects/{uuid}/subscription {"status"}` moves a project's subscription
+ * and sends the event Stripe would.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -107,6 +112,16 @@ function required(body: Record<string, unknown>, path: string): string {
   return value;
 }
 
+export interface StripeMockOptions {
+  /** Where checkout and portal URLs point (default: unreachable stripe.test hosts); set to this server's URL for pages. */
+  pagesUrl?: string;
+  /** When set, the mock delivers the webhooks its pages and control calls cause, signed, to this URL. */
+  webhookUrl?: string;
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
 export class StripeMock {
   readonly calls: RecordedCall[] = [];
   readonly customers = new Map<string, Customer>();
@@ -119,11 +134,18 @@ export class StripeMock {
   /** The SDK, for its webhook test helper. */
   readonly sdk = new Stripe(STRIPE_TEST_KEY);
 
-  async start(): Promise<this> {
+  constructor(private readonly options: StripeMockOptions = {}) {}
+
+  private checkoutUrl = (id: string) =>
+    this.options.pagesUrl ? `${this.options.pagesUrl}/checkout/${id}` : `https://checkout.stripe.test/c/pay/${id}`;
+  private portalUrl = (id: string) =>
+    this.options.pagesUrl ? `${this.options.pagesUrl}/portal/${id}` : `https://billing.stripe.test/p/session/${id}`;
+
+  async start(port = 0): Promise<this> {
     this.server = createServer((request, response) => {
       void this.handle(request, response);
     });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
     return this;
   }
@@ -153,6 +175,13 @@ export class StripeMock {
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks).toString('utf8');
     const url = new URL(request.url ?? '/', this.url);
+    if (!url.pathname.startsWith('/v1/')) {
+      await this.handlePage(request.method ?? 'GET', url.pathname, raw, response).catch((error: unknown) => {
+        response.writeHead(500, { 'content-type': 'text/plain' });
+        response.end(String(error));
+      });
+      return;
+    }
     const send = (status: number, body: unknown) => {
       response.writeHead(status, { 'content-type': 'application/json', 'request-id': newId('req') });
       response.end(JSON.stringify(body));
@@ -222,7 +251,7 @@ export class StripeMock {
       const session = {
         id,
         object: 'checkout.session',
-        url: `https://checkout.stripe.test/c/pay/${id}`,
+        url: this.checkoutUrl(id),
         mode: 'subscription',
         status: 'open',
         payment_status: 'unpaid',
@@ -247,7 +276,7 @@ export class StripeMock {
       return {
         id,
         object: 'billing_portal.session',
-        url: `https://billing.stripe.test/p/session/${id}`,
+        url: this.portalUrl(id),
         customer,
         return_url: (body.return_url as string) ?? null,
         created: now(),
@@ -263,6 +292,57 @@ export class StripeMock {
       if (method === 'DELETE') return this.updateSubscription(subscription.id, { status: 'canceled' });
     }
     throw new StripeApiError(404, `Unrecognized request URL (${method}: ${path}).`, 'resource_missing');
+  }
+
+  /** Stripe's hosted pages, played for browser tests, and the control calls of those tests. */
+  private async handlePage(method: string, path: string, raw: string, response: ServerResponse) {
+    const html = (status: number, body: string) => {
+      response.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Test Stripe</title></head><body>${body}</body></html>`,
+      );
+    };
+    const checkout = /^\/checkout\/([^/]+)(\/pay)?$/.exec(path);
+    const session = checkout ? this.sessions.get(checkout[1]!) : undefined;
+    if (method === 'GET' && path === '/__test/health') {
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      response.end('ok');
+    } else if (checkout && session && method === 'GET' && !checkout[2]) {
+      html(
+        200,
+        `<h1>Test checkout</h1><p>Pro plan for project ${escapeHtml(session.client_reference_id ?? '')}</p>` +
+          `<form method="post" action="/checkout/${session.id}/pay"><button type="submit">Pay</button></form>` +
+          `<a href="${escapeHtml(session.cancel_url ?? '/')}">Cancel</a>`,
+      );
+    } else if (checkout && session && method === 'POST' && checkout[2]) {
+      await this.deliver(this.completeCheckout(session.id));
+      response.writeHead(303, { location: session.success_url ?? '/' });
+      response.end();
+    } else if (method === 'GET' && path.startsWith('/portal/')) {
+      const call = this.callsTo('POST', '/v1/billing_portal/sessions').at(-1);
+      html(200, `<h1>Test billing portal</h1><a href="${escapeHtml(String(call?.body.return_url ?? '/'))}">Return</a>`);
+    } else if (method === 'POST' && /^\/__test\/projects\/[^/]+\/subscription$/.test(path)) {
+      const projectUuid = path.split('/')[3]!;
+      const { status } = JSON.parse(raw) as { status: Stripe.Subscription.Status };
+      const subscription = [...this.subscriptions.values()]
+        .filter((candidate) => candidate.metadata.project_uuid === projectUuid)
+        .at(-1);
+      if (!subscription) throw new Error(`no subscription for project ${projectUuid}`);
+      this.updateSubscription(subscription.id, { status });
+      const type = status === 'canceled' ? 'customer.subscription.deleted' : 'customer.subscription.updated';
+      const delivered = await this.deliver(this.subscriptionEvent(type, subscription.id));
+      response.writeHead(delivered.status, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ subscription: subscription.id, webhook_status: delivered.status }));
+    } else {
+      html(404, '<h1>Not found</h1>');
+    }
+  }
+
+  /** Sends a signed event to the app's webhook, as Stripe does. */
+  async deliver(event: MockEvent): Promise<Response> {
+    if (!this.options.webhookUrl) throw new Error('this mock has no webhookUrl to deliver to');
+    const { payload, headers } = this.signed(event);
+    return fetch(this.options.webhookUrl, { method: 'POST', headers, body: payload });
   }
 
   // What Stripe does on its side, and the events it then sends.

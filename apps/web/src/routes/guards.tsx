@@ -3,6 +3,7 @@ import { Navigate, Outlet, useLocation, useParams } from 'react-router';
 import { NotFoundContent } from '@/components/layout/error-boundary';
 import { Spinner } from '@/components/ui/spinner';
 import { useSession } from '@/features/auth/hooks/use-session';
+import { ProjectStatusBanner } from '@/features/billing/components/project-status-banner';
 import { chooseActiveProject, withProjectInPath } from '@/features/projects/active-project';
 import { useActiveProject } from '@/features/projects/hooks/active-project-context';
 
@@ -43,7 +44,8 @@ export function PublicOnly() {
 export function ProjectScope() {
   const { projectUuid } = useParams();
   const location = useLocation();
-  const { projects, projectsLoaded, activeProjectUuid, setActiveProjectUuid, deletedProjects } = useActiveProject();
+  const { project, projects, projectsLoaded, activeProjectUuid, setActiveProjectUuid, deletedProjects } =
+    useActiveProject();
   const known = projectUuid ? projects.some((p) => p.project_uuid === projectUuid) : false;
 
   // Sync once per URL project: clearing the active project (after a delete) must not re-activate it.
@@ -69,7 +71,12 @@ export function ProjectScope() {
     );
   }
   if (!known) return <NotFoundContent />;
-  return <Outlet />;
+  return (
+    <>
+      {project?.project_uuid === projectUuid ? <ProjectStatusBanner project={project} /> : null}
+      <Outlet />
+    </>
+  );
 }
 
 /** The project uuid of a project-scoped page (always present under ProjectScope). */

@@ -7,7 +7,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { NativeSelect } from '@/components/ui/select';
 import { Skeleton } from '@/components/ui/skeleton';
-import { useActiveProject } from '@/features/projects/hooks/active-project-context';
+import { useProjectPermissions } from '@/features/projects/hooks/use-project-permissions';
 import { subjectQueries } from '@/features/subjects/api';
 import { type Video, videoQueries } from '@/features/videos/api';
 import { VideoStatusBadge } from '@/features/videos/components/video-status-badge';
@@ -25,8 +25,9 @@ const LIST_SIZE = 500;
 export function MovementDetectorPage({ projectUuid }: { projectUuid: string }) {
   const [params, setParams] = useSearchParams();
   const target = readMovementDetectorSearch(params);
-  const { project } = useActiveProject();
-  const readOnly = project?.role === 'viewer' || project?.status === 'locked';
+  // Previews and runs are analyses: members of an active project.
+  const permissions = useProjectPermissions();
+  const readOnly = !permissions.canProcess;
 
   const subjects = useQuery(subjectQueries.list(projectUuid, { page_size: LIST_SIZE, ordering: 'name' }));
   // The same list (and key) as the subject page, so it polls while a video is processed.
@@ -133,6 +134,7 @@ export function MovementDetectorPage({ projectUuid }: { projectUuid: string }) {
         runUuid={target.run}
         edit={target.edit}
         readOnly={readOnly}
+        readOnlyReason={permissions.processBlockedReason}
         onOpenRun={openRun}
       />
     );
