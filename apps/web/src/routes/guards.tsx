@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { Navigate, Outlet, useLocation, useParams } from 'react-router';
 import { NotFoundContent } from '@/components/layout/error-boundary';
 import { Spinner } from '@/components/ui/spinner';
@@ -57,7 +57,9 @@ export function ProjectScope() {
   }, [projectUuid, known, activeProjectUuid, setActiveProjectUuid]);
 
   if (!projectsLoaded) return <Spinner />;
-  if (projectUuid && deletedProjects.has(projectUuid)) return <Outlet />;
+  // A project deleted in this session keeps its page (same tree, so nothing remounts) until the redirect.
+  const deleted = !!projectUuid && deletedProjects.has(projectUuid);
+  if (deleted) return <ProjectOutlet banner={null} />;
   if (projects.length === 0) return <Navigate to="/" replace />;
 
   if (!projectUuid) {
@@ -72,8 +74,15 @@ export function ProjectScope() {
   }
   if (!known) return <NotFoundContent />;
   return (
+    <ProjectOutlet banner={project?.project_uuid === projectUuid ? <ProjectStatusBanner project={project} /> : null} />
+  );
+}
+
+/** The project's pages under its status banner (draft, payment failed, locked). */
+function ProjectOutlet({ banner }: { banner: ReactNode }) {
+  return (
     <>
-      {project?.project_uuid === projectUuid ? <ProjectStatusBanner project={project} /> : null}
+      {banner}
       <Outlet />
     </>
   );

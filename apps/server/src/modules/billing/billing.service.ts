@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { BillingProvider, SubscriptionFacts } from '../../adapters/billing/billing.js';
 import { InvalidWebhookSignature } from '../../adapters/billing/billing.js';
 import type { AppContext } from '../../context.js';
@@ -270,6 +270,6 @@ export async function listProjectsForOperator(context: AppContext) {
     })
     .from(projects)
     .innerJoin(users, eq(users.id, projects.ownerId))
-    .leftJoin(subscriptions, and(eq(subscriptions.projectUuid, projects.projectUuid)))
+    .leftJoin(subscriptions, eq(subscriptions.projectUuid, projects.projectUuid))
     .orderBy(projects.createdAt);
 }

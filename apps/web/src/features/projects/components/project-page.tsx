@@ -15,15 +15,18 @@ import { TeamCard } from '@/features/team/components/team-card';
 import { formatBytes, formatDate } from '@/lib/format';
 import { projectQueries } from '../api';
 import { useUpdateProjectDescription } from '../hooks/use-project-mutations';
-import { useProjectPermissions } from '../hooks/use-project-permissions';
+import { projectPermissions } from '../permissions';
 import { DeleteProjectCard } from './delete-project-card';
 import { ProjectLogoUpload } from './project-logo-upload';
 import { ProjectStatusBadge } from './project-status-badge';
 
 export function ProjectPage({ projectUuid }: { projectUuid: string }) {
   const { data: project, isLoading } = useQuery(projectQueries.detail(projectUuid));
-  const permissions = useProjectPermissions(project ?? null);
-  const { billing_enabled: billingEnabled } = useAppConfig();
+  const config = useAppConfig();
+  const billingEnabled = config.billing_enabled;
+  // From this page's own query rather than the active-project context: after a delete the context changes, and a
+  // re-render here would refetch the deleted project (its query was removed) while the redirect waits.
+  const permissions = projectPermissions(project, { billingEnabled, supportEmail: config.support_email });
   if (isLoading || !project) return <Spinner />;
   const canEdit = permissions.canEditProject;
 
