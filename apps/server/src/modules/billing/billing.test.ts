@@ -236,6 +236,16 @@ describe('billing with Stripe: plans, checkout, portal and the project states', 
     expect((await call(owner, 'GET', `/api/projects/${uuid}/`)).json().counts.subjects).toBe(3);
   });
 
+  it('customer.subscription.updated: trialing keeps the project active, canceled locks it', async () => {
+    const { uuid, subscriptionId } = await subscribedProject(owner, 'Trial study');
+    stripe.updateSubscription(subscriptionId, { status: 'trialing' });
+    await deliver(stripe.subscriptionEvent('customer.subscription.updated', subscriptionId));
+    expect(await project(owner, uuid)).toMatchObject({ status: 'active', subscription: { status: 'trialing' } });
+    stripe.updateSubscription(subscriptionId, { status: 'canceled' });
+    await deliver(stripe.subscriptionEvent('customer.subscription.updated', subscriptionId));
+    expect(await project(owner, uuid)).toMatchObject({ status: 'locked', subscription: { status: 'canceled' } });
+  });
+
   it('cancellation at the period end keeps the project active until Stripe deletes the subscription, then locks it', async () => {
     const { uuid, subscriptionId } = await subscribedProject(owner, 'Ending study');
     stripe.updateSubscription(subscriptionId, { cancel_at_period_end: true });
