@@ -1,7 +1,9 @@
 import { defineConfig, devices } from '@playwright/test';
-import { CHROMIUM_ARGS, chromiumPath, e2eEnv } from './support/env';
+import { STRIPE_TEST_KEY, STRIPE_TEST_PRICE, STRIPE_TEST_WEBHOOK_SECRET } from '../apps/server/test/stripe-mock';
+import { billingEnv, CHROMIUM_ARGS, chromiumPath, e2eEnv } from './support/env';
 
 const { port, baseURL, dataDir } = e2eEnv();
+const billing = billingEnv();
 
 export default defineConfig({
   testDir: './tests',
@@ -19,19 +21,54 @@ export default defineConfig({
     launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS },
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
-  webServer: {
-    // The app exactly as `npm start` serves it: builds if needed, migrates, serves /api and the SPA.
-    command: 'node ../scripts/start.mjs',
-    url: `${baseURL}/api/health/`,
-    reuseExistingServer: !!process.env.E2E_REUSE_SERVER,
-    timeout: 240_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: {
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      PUBLIC_URL: baseURL,
-      LOG_LEVEL: 'warn',
+  webServer: [
+    {
+      // The app exactly as `npm start` serves it: builds if needed, migrates, serves /api and the SPA.
+      command: 'node ../scripts/start.mjs',
+      url: `${baseURL}/api/health/`,
+      reuseExistingServer: !!process.env.E2E_REUSE_SERVER,
+      timeout: 240_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        PUBLIC_URL: baseURL,
+        LOG_LEVEL: 'warn',
+      },
     },
-  },
+    {
+      // Stripe for the billing server: its API, its hosted checkout page, and webhook deliveries to the app.
+      command: 'npx tsx support/stripe-mock-server.ts',
+      url: `${billing.stripeURL}/__test/health`,
+      reuseExistingServer: !!process.env.E2E_REUSE_SERVER,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        PORT: String(billing.stripePort),
+        PAGES_URL: billing.stripeURL,
+        WEBHOOK_URL: `${billing.baseURL}/api/billing/webhook/`,
+      },
+    },
+    {
+      // The same app with billing on (started after the first, which has built it).
+      command: 'node ../scripts/start.mjs',
+      url: `${billing.baseURL}/api/health/`,
+      reuseExistingServer: !!process.env.E2E_REUSE_SERVER,
+      timeout: 240_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        PORT: String(billing.port),
+        DATA_DIR: billing.dataDir,
+        PUBLIC_URL: billing.baseURL,
+        LOG_LEVEL: 'warn',
+        STRIPE_SECRET_KEY: STRIPE_TEST_KEY,
+        STRIPE_WEBHOOK_SECRET: STRIPE_TEST_WEBHOOK_SECRET,
+        STRIPE_PRICE_PRO: STRIPE_TEST_PRICE,
+        STRIPE_API_URL: billing.stripeURL,
+      },
+    },
+  ],
 });

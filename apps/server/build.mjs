@@ -3,8 +3,13 @@ import { build } from 'esbuild';
 
 await build({
   absWorkingDir: import.meta.dirname,
-  // The analysis worker thread is its own bundle, loaded by path (engine/worker-client.ts).
-  entryPoints: { main: 'src/main.ts', 'analysis-worker': 'src/modules/analysis/engine/analysis.worker.ts' },
+  // The analysis worker thread is its own bundle, loaded by path (engine/worker-client.ts); `admin` is the operator
+  // command (npm run admin).
+  entryPoints: {
+    main: 'src/main.ts',
+    admin: 'src/admin.ts',
+    'analysis-worker': 'src/modules/analysis/engine/analysis.worker.ts',
+  },
   outdir: 'dist',
   bundle: true,
   platform: 'node',

@@ -51,6 +51,21 @@ test.beforeAll(async ({ request }) => {
     subjects.push(subject);
   }
   subjectUuid = subjects[0]!.subject_uuid;
+  // A team: a colleague who joined as a member, and an invitation still pending.
+  const colleague = await createUser(request, 'Jonas');
+  const invited = await request.post(`/api/projects/${projectUuid}/invitations/`, {
+    headers: auth,
+    data: { email: colleague.email, role: 'member' },
+  });
+  const { invitation_uuid } = (await invited.json()) as { invitation_uuid: string };
+  await request.post(`/api/projects/${projectUuid}/invitations/${invitation_uuid}/accept/`, {
+    headers: { Authorization: `Bearer ${colleague.access}` },
+    data: {},
+  });
+  await request.post(`/api/projects/${projectUuid}/invitations/`, {
+    headers: auth,
+    data: { email: 'postdoc@university.edu', role: 'viewer' },
+  });
   for (const name of ['Session 1 — baseline', 'Session 2 — post-injection']) {
     const response = await request.post(`/api/projects/${projectUuid}/subjects/${subjectUuid}/videos/`, {
       headers: auth,
@@ -125,7 +140,8 @@ for (const [device, viewport] of Object.entries(VIEWPORTS)) {
       await shoot(page, 'subject', theme, device);
 
       await page.goto(`/projects/${projectUuid}`);
-      await expect(page.getByRole('heading', { name: 'Members' })).toBeVisible();
+      await expect(page.getByRole('heading', { name: 'Team' })).toBeVisible();
+      await expect(page.getByTestId('invitation-row')).toBeVisible();
       await shoot(page, 'project', theme, device);
 
       await page.goto('/new-project');

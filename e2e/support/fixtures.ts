@@ -19,14 +19,17 @@ export function uniqueEmail(prefix = 'user') {
   return `${prefix}-${randomUUID().slice(0, 8)}@example.com`;
 }
 
-/** Registers, verifies through the outbox link and signs in over the API (no UI). */
-export async function createUser(request: APIRequestContext, firstName = 'Test'): Promise<TestUser> {
+/**
+ * Registers, verifies through the outbox link and signs in over the API (no UI). `dataDir` is the DATA_DIR of the
+ * server `request` talks to (default: the main test server).
+ */
+export async function createUser(request: APIRequestContext, firstName = 'Test', dataDir?: string): Promise<TestUser> {
   const email = uniqueEmail(firstName.toLowerCase());
   const register = await request.post('/api/auth/register/', {
     data: { email, password1: PASSWORD, password2: PASSWORD, first_name: firstName, last_name: 'User' },
   });
   expect(register.status(), await register.text()).toBe(201);
-  const link = await linkFromOutbox(email, '/auth/confirm-verification/');
+  const link = await linkFromOutbox(email, '/auth/confirm-verification/', dataDir);
   const key = decodeURIComponent(link.split('/auth/confirm-verification/')[1]!.replace(/\/$/, ''));
   const verify = await request.post('/api/auth/register/verify-email/', { data: { key } });
   expect(verify.ok(), await verify.text()).toBe(true);
@@ -36,11 +39,17 @@ export async function createUser(request: APIRequestContext, firstName = 'Test')
   return { email, password: PASSWORD, firstName, ...body };
 }
 
-export async function createProject(request: APIRequestContext, user: TestUser, name: string): Promise<TestProject> {
+export async function createProject(
+  request: APIRequestContext,
+  user: TestUser,
+  name: string,
+  plan?: 'pro' | 'institutional',
+): Promise<TestProject> {
   const response = await request.post('/api/projects/', {
     headers: { Authorization: `Bearer ${user.access}` },
     data: {
       name,
+      ...(plan ? { plan } : {}),
       metadata: { description: `About ${name}`, institution: 'Test Lab', principal_investigator: 'Dr. Test' },
     },
   });

@@ -5,8 +5,8 @@ import { e2eEnv } from './env';
 
 type Mail = { file: string; to: string; subject: string; body: string };
 
-function readOutbox(): Mail[] {
-  const dir = path.join(e2eEnv().dataDir, 'outbox');
+function readOutbox(dataDir: string): Mail[] {
+  const dir = path.join(dataDir, 'outbox');
   let files: string[] = [];
   try {
     files = readdirSync(dir).filter((f) => f.endsWith('.eml'));
@@ -26,13 +26,16 @@ function readOutbox(): Mail[] {
   });
 }
 
-/** The newest link to `pathPrefix` e-mailed to `email` (polls: mail is written asynchronously). */
-export async function linkFromOutbox(email: string, pathPrefix: string): Promise<string> {
+/**
+ * The newest link to `pathPrefix` e-mailed to `email` (polls: mail is written asynchronously), from the outbox of the
+ * server whose DATA_DIR is `dataDir` (default: the main test server).
+ */
+export async function linkFromOutbox(email: string, pathPrefix: string, dataDir = e2eEnv().dataDir): Promise<string> {
   let link = '';
   await expect
     .poll(
       () => {
-        const mails = readOutbox().filter((m) => m.to.toLowerCase().includes(email.toLowerCase()));
+        const mails = readOutbox(dataDir).filter((m) => m.to.toLowerCase().includes(email.toLowerCase()));
         for (const mail of mails.reverse()) {
           const match = new RegExp(`https?://[^\\s"'<>]*${pathPrefix}[^\\s"'<>]*`).exec(mail.body);
           if (match) {

@@ -32,6 +32,17 @@ export interface AppConfig {
   analysisWorkers: number;
   /** Longest analysis segment in seconds of video; long videos are cut into segments any worker can take. */
   analysisSegmentSeconds: number;
+  /** Stripe subscriptions; undefined (billing off, every project active) unless STRIPE_SECRET_KEY is set. */
+  billing: BillingConfig | undefined;
+}
+
+export interface BillingConfig {
+  secretKey: string;
+  webhookSecret: string;
+  /** The Stripe price id of the Pro plan. */
+  priceProId: string;
+  /** Send the SDK's calls to this base URL instead of api.stripe.com (a Stripe-compatible server in tests). */
+  apiUrl: URL | undefined;
 }
 
 const GIB = 1024 ** 3;
@@ -63,6 +74,24 @@ function parseTrustProxy(raw: string | undefined): boolean | number | string {
   if (!raw || raw === 'false') return false;
   if (raw === 'true') return true;
   return /^\d+$/.test(raw) ? Number(raw) : raw;
+}
+
+/** Billing is on when a Stripe secret key is set; then the webhook secret and the Pro price must be set too. */
+function parseBilling(env: NodeJS.ProcessEnv): BillingConfig | undefined {
+  const secretKey = env.STRIPE_SECRET_KEY;
+  if (!secretKey) return undefined;
+  const webhookSecret = env.STRIPE_WEBHOOK_SECRET;
+  const priceProId = env.STRIPE_PRICE_PRO;
+  if (!webhookSecret) throw new Error('STRIPE_WEBHOOK_SECRET must be set when STRIPE_SECRET_KEY is');
+  if (!priceProId) throw new Error('STRIPE_PRICE_PRO must be set when STRIPE_SECRET_KEY is');
+  let apiUrl: URL | undefined;
+  if (env.STRIPE_API_URL) {
+    apiUrl = URL.canParse(env.STRIPE_API_URL) ? new URL(env.STRIPE_API_URL) : undefined;
+    if (!apiUrl || !['http:', 'https:'].includes(apiUrl.protocol)) {
+      throw new Error(`STRIPE_API_URL must be an http(s) URL, got "${env.STRIPE_API_URL}"`);
+    }
+  }
+  return { secretKey, webhookSecret, priceProId, apiUrl };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
@@ -98,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     runHttp: true,
     analysisWorkers: positiveInt('ANALYSIS_WORKERS', env.ANALYSIS_WORKERS, availableParallelism()),
     analysisSegmentSeconds: positiveNumber('ANALYSIS_SEGMENT_SECONDS', env.ANALYSIS_SEGMENT_SECONDS, 300),
+    billing: parseBilling(env),
     ...overrides,
   };
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
+import type { BillingProvider } from './adapters/billing/billing.js';
 import type { Mailer } from './adapters/mail/mailer.js';
 import { OutboxMailer } from './adapters/mail/outbox-mailer.js';
 import { resolveMediaBinaries } from './adapters/media/binaries.js';
@@ -23,6 +24,8 @@ export interface AppContext {
   mailer: Mailer;
   tokens: TokenService;
   jobs: JobQueue<AppContext>;
+  /** Stripe when STRIPE_SECRET_KEY is set; null when billing is off (every project active). */
+  billing: BillingProvider | null;
 }
 
 /**
@@ -38,7 +41,7 @@ export async function createContext(
     options.database ??
     (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, 'db') }));
   await database.migrate();
-  // The S3 and SMTP adapters (and the AWS SDK, nodemailer) load only when configured: tens of MB a lab never needs.
+  // The S3, SMTP and Stripe adapters (and their SDKs) load only when configured: tens of MB a lab never needs.
   const storage: Storage = config.s3
     ? new (await import('./adapters/storage/s3-storage.js')).S3Storage({
         ...config.s3,
@@ -49,6 +52,9 @@ export async function createContext(
   const mailer: Mailer = config.smtpUrl
     ? new (await import('./adapters/mail/smtp-mailer.js')).SmtpMailer(config.smtpUrl, config.mailFrom, logger)
     : new OutboxMailer(path.join(config.dataDir, 'outbox'), config.mailFrom, logger);
+  const billing: BillingProvider | null = config.billing
+    ? new (await import('./adapters/billing/stripe-billing.js')).StripeBilling(config.billing)
+    : null;
   const jobs = JobQueue.open<AppContext>(database, options.jobDefinitions, logger);
   return {
     config,
@@ -60,6 +66,7 @@ export async function createContext(
     mailer,
     tokens: new TokenService(config.jwtSecret),
     jobs,
+    billing,
   };
 }
 

@@ -104,18 +104,21 @@ export const accessMatrixAnalysisEndpoints: Endpoint[] = [
   {
     name: 'POST analysis (create)',
     minimum: 'member',
+    work: 'process',
     prepare: withRun('succeeded'),
     request: (f) => json('POST', analysisUrl(f), { kind: 'movement_detection', parameters: {} }),
   },
   {
     name: 'POST analysis/create-preview',
     minimum: 'member',
+    work: 'process',
     prepare: withRun('succeeded'),
     request: (f) => json('POST', `${analysisUrl(f)}create-preview/`, { parameters: {}, start_s: 1, length_s: 0.5 }),
   },
   {
     name: 'POST analysis/import_timeseries',
     minimum: 'member',
+    work: 'process',
     prepare: withRun('succeeded'),
     request: (f) => ({ method: 'POST', url: `${analysisUrl(f)}import_timeseries/`, ...csvForm('value\n1\n5\n1\n') }),
   },

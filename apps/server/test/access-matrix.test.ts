@@ -1,12 +1,16 @@
+import { eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { invitations, subjects } from '../src/db/schema.js';
+import { projects, subjects } from '../src/db/schema.js';
+import { LOCKED_MESSAGE } from '../src/lib/access.js';
 import { createProject } from '../src/modules/projects/project.service.js';
 import { accessMatrixAnalysisEndpoints } from './access-matrix.analysis.js';
 import { accessMatrixAnnotationEndpoints } from './access-matrix.annotations.js';
+import { accessMatrixTeamEndpoints } from './access-matrix.team.js';
 import type { Endpoint, Fixture, MatrixRole } from './access-matrix.types.js';
 import { accessMatrixVideoEndpoints } from './access-matrix.videos.js';
 import { addMember, createUser, multipartFile, type TestUser, TINY_PNG } from './factories.js';
+import { StripeMock } from './stripe-mock.js';
 import { createTestApp, type TestApp } from './test-app.js';
 
 const ladder: MatrixRole[] = ['viewer', 'member', 'admin', 'owner'];
@@ -42,7 +46,6 @@ const projectEndpoints: Endpoint[] = [
       return { method: 'POST', url: `/api/projects/${f.projectUuid}/upload_logo/`, ...body };
     },
   },
-  { name: 'GET members', minimum: 'viewer', request: (f) => json('GET', `/api/projects/${f.projectUuid}/members/`) },
   { name: 'GET subjects', minimum: 'viewer', request: (f) => json('GET', `/api/projects/${f.projectUuid}/subjects/`) },
   {
     name: 'POST subjects',
@@ -77,82 +80,65 @@ const projectEndpoints: Endpoint[] = [
   },
 ];
 
-const invitationEndpoints: Endpoint[] = [
-  {
-    name: 'GET invitations',
-    minimum: 'admin',
-    request: (f) => json('GET', `/api/projects/${f.projectUuid}/invitations/`),
-  },
-  {
-    name: 'POST invitations',
-    minimum: 'admin',
-    request: (f) => json('POST', `/api/projects/${f.projectUuid}/invitations/`, { email: 'guest@lab.test' }),
-  },
-];
-
-const withInvitation: Endpoint['prepare'] = async (t, fixture, owner) => {
-  const [row] = await t.ctx.db
-    .insert(invitations)
-    .values({
-      projectUuid: fixture.projectUuid,
-      email: `invitee-${Math.random()}@lab.test`,
-      role: 'member',
-      invitedById: owner.id,
-      expiresAt: new Date(Date.now() + 86_400_000),
-    })
-    .returning();
-  fixture.invitationUuid = row!.invitationUuid;
-};
-const invitationUrl = (f: Fixture) => `/api/projects/${f.projectUuid}/invitations/${f.invitationUuid}/`;
-invitationEndpoints.push(
-  { name: 'GET invitation', minimum: 'admin', prepare: withInvitation, request: (f) => json('GET', invitationUrl(f)) },
-  {
-    name: 'PUT invitation',
-    minimum: 'admin',
-    prepare: withInvitation,
-    request: (f) => json('PUT', invitationUrl(f), { role: 'viewer' }),
-  },
-  {
-    name: 'PATCH invitation',
-    minimum: 'admin',
-    prepare: withInvitation,
-    request: (f) => json('PATCH', invitationUrl(f), { status: 'revoked' }),
-  },
-  {
-    name: 'DELETE invitation',
-    minimum: 'admin',
-    prepare: withInvitation,
-    request: (f) => json('DELETE', invitationUrl(f)),
-  },
-);
-
 const endpoints = [
   ...projectEndpoints,
-  ...invitationEndpoints,
+  ...accessMatrixTeamEndpoints,
   ...accessMatrixVideoEndpoints,
   ...accessMatrixAnalysisEndpoints,
   ...accessMatrixAnnotationEndpoints,
 ];
 
+type ProjectState = 'active' | 'locked' | 'draft';
+
+/** What a member at or above the endpoint's minimum gets, by the project's state. */
+function expectedForAllowedRole(endpoint: Endpoint, who: MatrixRole, state: ProjectState, method: string) {
+  if (endpoint.refuses?.includes(who)) return { status: [403] };
+  const work = endpoint.work ?? (method === 'GET' || method === 'HEAD' ? 'read' : 'change');
+  if (state === 'locked' && (work === 'change' || work === 'process')) {
+    return { status: [403], body: { errors: LOCKED_MESSAGE } };
+  }
+  if (state === 'draft' && work === 'process') {
+    return {
+      status: [403],
+      body: {
+        errors:
+          'This project is a draft: uploads and analyses start once its Pro subscription is active. The project owner can subscribe on the project page.',
+      },
+    };
+  }
+  return { status: [200, 201, 204, 206] };
+}
+
+/**
+ * Every project-scoped endpoint, as every kind of person, on an active, a locked and a draft project (billing on,
+ * against the Stripe mock): outsiders 404; roles below the minimum 403; at or above it success, except that a
+ * locked project refuses every change and a draft makes uploads and analyses wait.
+ */
 describe('access to every project-scoped endpoint', () => {
   let t: TestApp;
+  const stripe = new StripeMock();
   let owner: TestUser;
   const people = new Map<MatrixRole | 'outsider', TestUser>();
 
   beforeAll(async () => {
-    t = await createTestApp();
+    await stripe.start();
+    t = await createTestApp({ env: stripe.env() });
     owner = await createUser(t.ctx);
     for (const role of ['outsider', ...ladder] as const) {
       people.set(role, role === 'owner' ? owner : await createUser(t.ctx));
     }
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    await stripe.stop();
+  });
 
-  async function freshFixture(): Promise<Fixture> {
+  async function freshFixture(state: ProjectState): Promise<Fixture> {
     const project = await createProject(t.ctx, owner.id, {
       name: `P ${Math.random()}`,
       metadata: { description: '', institution: '', principal_investigator: '' },
     });
+    await t.ctx.db.update(projects).set({ status: state }).where(eq(projects.projectUuid, project.project_uuid));
     for (const role of ['viewer', 'member', 'admin'] as const) {
       await addMember(t.ctx, project.project_uuid, people.get(role)!.id, role);
     }
@@ -163,27 +149,30 @@ describe('access to every project-scoped endpoint', () => {
     return { projectUuid: project.project_uuid, subjectUuid: subject!.subjectUuid };
   }
 
-  for (const endpoint of endpoints) {
-    it(`${endpoint.name}: outsiders 404, below ${endpoint.minimum} 403, ${endpoint.minimum} and above succeed`, async () => {
-      for (const who of ['outsider', ...ladder] as const) {
-        const fixture = await freshFixture();
-        await endpoint.prepare?.(t, fixture, owner);
-        const options = endpoint.request(fixture);
-        const user = people.get(who)!;
-        const response = await t.app.inject({
-          ...options,
-          headers: { ...(options.headers as Record<string, string>), ...user.headers },
+  for (const state of ['active', 'locked', 'draft'] as const) {
+    describe(`on a ${state} project`, () => {
+      for (const endpoint of endpoints) {
+        it(`${endpoint.name}: outsiders 404, below ${endpoint.minimum} 403, ${endpoint.minimum} and above as the state allows`, async () => {
+          for (const who of ['outsider', ...ladder] as const) {
+            const fixture = await freshFixture(state);
+            await endpoint.prepare?.(t, fixture, owner);
+            const user = people.get(who)!;
+            const options = endpoint.request(fixture, user);
+            const response = await t.app.inject({
+              ...options,
+              headers: { ...(options.headers as Record<string, string>), ...user.headers },
+            });
+            const expected =
+              who === 'outsider'
+                ? { status: [404], body: { errors: 'Not found.' } }
+                : ladder.indexOf(who) < ladder.indexOf(endpoint.minimum)
+                  ? { status: [403] }
+                  : expectedForAllowedRole(endpoint, who, state, options.method ?? 'GET');
+            const seen = `${endpoint.name} as ${who}: ${response.statusCode} ${response.body.slice(0, 200)}`;
+            expect(expected.status, seen).toContain(response.statusCode);
+            if (expected.body) expect(response.json(), seen).toEqual(expected.body);
+          }
         });
-        const expected =
-          who === 'outsider'
-            ? [404]
-            : ladder.indexOf(who) < ladder.indexOf(endpoint.minimum)
-              ? [403]
-              : [200, 201, 204, 206];
-        expect(expected, `${endpoint.name} as ${who}: ${response.statusCode} ${response.body.slice(0, 200)}`).toContain(
-          response.statusCode,
-        );
-        if (who === 'outsider') expect(response.json()).toEqual({ errors: 'Not found.' });
       }
     });
   }

@@ -1,4 +1,5 @@
 import type { InjectOptions } from 'fastify';
+import type { ProjectWork } from '../src/lib/access.js';
 import type { TestUser } from './factories.js';
 import type { TestApp } from './test-app.js';
 
@@ -16,12 +17,21 @@ export interface Fixture {
   analysisUuid?: string;
   /** Set by endpoints that need an annotation track. */
   annotationConfigUuid?: string;
+  /** Set by endpoints that act on another member (change a role, remove, transfer ownership). */
+  targetUserId?: number;
 }
 
 export interface Endpoint {
   name: string;
   minimum: MatrixRole;
+  /**
+   * What the call does against the project's state, when its method does not say it (reads are GET/HEAD, the rest
+   * changes): `process` waits on a draft project, `renew` works on a locked one.
+   */
+  work?: Exclude<ProjectWork, 'read' | 'change'>;
+  /** Roles at or above `minimum` that a rule still refuses with 403 (the owner cannot leave). */
+  refuses?: MatrixRole[];
   /** Extra setup (e.g. a video) before the request. */
   prepare?: (t: TestApp, fixture: Fixture, owner: TestUser) => Promise<void>;
-  request: (fixture: Fixture) => InjectOptions;
+  request: (fixture: Fixture, actor: TestUser) => InjectOptions;
 }

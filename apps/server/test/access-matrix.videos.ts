@@ -46,6 +46,7 @@ export const accessMatrixVideoEndpoints: Endpoint[] = [
   {
     name: 'POST videos (upload)',
     minimum: 'member',
+    work: 'process',
     request: (f) => {
       const body = videoMultipart(readFileSync(videoFixtures().h264Mp4), 'clip.mp4');
       return { method: 'POST', url: videosUrl(f), ...body };

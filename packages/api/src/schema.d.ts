@@ -1141,6 +1141,13 @@ export interface paths {
                                 status: "active" | "draft" | "locked";
                                 /** @enum {string} */
                                 plan: "pro" | "institutional";
+                                /** @description The Stripe subscription (null when there is none) */
+                                subscription: {
+                                    /** @description Stripe's status: trialing, active, past_due, unpaid, canceled, incomplete, incomplete_expired, paused */
+                                    status: string;
+                                    current_period_end: string | null;
+                                    cancel_at_period_end: boolean;
+                                } | null;
                                 /**
                                  * @description The caller's role in this project
                                  * @enum {string}
@@ -1206,6 +1213,12 @@ export interface paths {
                     "application/json": {
                         name: string;
                         /**
+                         * @description With billing on: pro (paid by card at checkout) or institutional (activated by an operator)
+                         * @default pro
+                         * @enum {string}
+                         */
+                        plan?: "pro" | "institutional";
+                        /**
                          * @default {
                          *       "description": "",
                          *       "institution": "",
@@ -1244,6 +1257,13 @@ export interface paths {
                             status: "active" | "draft" | "locked";
                             /** @enum {string} */
                             plan: "pro" | "institutional";
+                            /** @description The Stripe subscription (null when there is none) */
+                            subscription: {
+                                /** @description Stripe's status: trialing, active, past_due, unpaid, canceled, incomplete, incomplete_expired, paused */
+                                status: string;
+                                current_period_end: string | null;
+                                cancel_at_period_end: boolean;
+                            } | null;
                             /**
                              * @description The caller's role in this project
                              * @enum {string}
@@ -1339,6 +1359,13 @@ export interface paths {
                             status: "active" | "draft" | "locked";
                             /** @enum {string} */
                             plan: "pro" | "institutional";
+                            /** @description The Stripe subscription (null when there is none) */
+                            subscription: {
+                                /** @description Stripe's status: trialing, active, past_due, unpaid, canceled, incomplete, incomplete_expired, paused */
+                                status: string;
+                                current_period_end: string | null;
+                                cancel_at_period_end: boolean;
+                            } | null;
                             /**
                              * @description The caller's role in this project
                              * @enum {string}
@@ -1461,6 +1488,13 @@ export interface paths {
                             status: "active" | "draft" | "locked";
                             /** @enum {string} */
                             plan: "pro" | "institutional";
+                            /** @description The Stripe subscription (null when there is none) */
+                            subscription: {
+                                /** @description Stripe's status: trialing, active, past_due, unpaid, canceled, incomplete, incomplete_expired, paused */
+                                status: string;
+                                current_period_end: string | null;
+                                cancel_at_period_end: boolean;
+                            } | null;
                             /**
                              * @description The caller's role in this project
                              * @enum {string}
@@ -1656,6 +1690,13 @@ export interface paths {
                             status: "active" | "draft" | "locked";
                             /** @enum {string} */
                             plan: "pro" | "institutional";
+                            /** @description The Stripe subscription (null when there is none) */
+                            subscription: {
+                                /** @description Stripe's status: trialing, active, past_due, unpaid, canceled, incomplete, incomplete_expired, paused */
+                                status: string;
+                                current_period_end: string | null;
+                                cancel_at_period_end: boolean;
+                            } | null;
                             /**
                              * @description The caller's role in this project
                              * @enum {string}
@@ -1775,6 +1816,13 @@ export interface paths {
                             status: "active" | "draft" | "locked";
                             /** @enum {string} */
                             plan: "pro" | "institutional";
+                            /** @description The Stripe subscription (null when there is none) */
+                            subscription: {
+                                /** @description Stripe's status: trialing, active, past_due, unpaid, canceled, incomplete, incomplete_expired, paused */
+                                status: string;
+                                current_period_end: string | null;
+                                cancel_at_period_end: boolean;
+                            } | null;
                             /**
                              * @description The caller's role in this project
                              * @enum {string}
@@ -1990,6 +2038,355 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_uuid}/members/{user_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member (owner or admin), or leave the project (your own id)
+         * @description Their videos, runs and edits stay, credited to them. The owner cannot leave or be removed; only the owner removes an admin.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    user_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change a member's role to admin, member or viewer (owner or admin)
+         * @description The owner's role never changes here (transfer ownership instead), nobody changes their own role, and only the owner changes an admin's role.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    user_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        role: "admin" | "member" | "viewer";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: {
+                                id: number;
+                                email: string;
+                                display_name: string;
+                                avatar_url: string | null;
+                            };
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "member" | "viewer";
+                            joined_at: string;
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/projects/{project_uuid}/members/transfer-ownership/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make an admin the owner; the previous owner stays as an admin (owner only) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        user_id: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            project_uuid: string;
+                            name: string;
+                            metadata: {
+                                description: string;
+                                institution: string;
+                                principal_investigator: string;
+                            };
+                            logo_url: string | null;
+                            /** @enum {string} */
+                            status: "active" | "draft" | "locked";
+                            /** @enum {string} */
+                            plan: "pro" | "institutional";
+                            /** @description The Stripe subscription (null when there is none) */
+                            subscription: {
+                                /** @description Stripe's status: trialing, active, past_due, unpaid, canceled, incomplete, incomplete_expired, paused */
+                                status: string;
+                                current_period_end: string | null;
+                                cancel_at_period_end: boolean;
+                            } | null;
+                            /**
+                             * @description The caller's role in this project
+                             * @enum {string}
+                             */
+                            role: "owner" | "admin" | "member" | "viewer";
+                            owner: {
+                                id: number;
+                                email: string;
+                                display_name: string;
+                            };
+                            counts: {
+                                subjects: number;
+                                videos: number;
+                                analyses: number;
+                            };
+                            /** @description Bytes of every stored file of the project (originals and derived files) */
+                            storage_bytes: number;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -2600,6 +2997,114 @@ export interface paths {
         };
         trace?: never;
     };
+    "/api/projects/{project_uuid}/invitations/{invitation_uuid}/resend/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a pending or expired invitation again, valid for 7 more days (owner or admin) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    invitation_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            invitation_uuid: string;
+                            /** Format: uuid */
+                            project_uuid: string;
+                            email: string;
+                            /** @enum {string} */
+                            role: "admin" | "member" | "viewer";
+                            /** @enum {string} */
+                            status: "pending" | "accepted" | "revoked" | "expired";
+                            invited_by: {
+                                id: number;
+                                email: string;
+                                display_name: string;
+                            } | null;
+                            created_at: string;
+                            expires_at: string;
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/projects/{project_uuid}/invitations/{invitation_uuid}/accept/": {
         parameters: {
             query?: never;
@@ -2664,6 +3169,289 @@ export interface paths {
                 };
                 /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_uuid}/subscriptions/checkout/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a Pro subscription: answers the Stripe Checkout page to send the owner to (owner only)
+         * @description The subscription is billed to the owner (one Stripe customer per owner). Checkout returns to the project page; the project becomes active when Stripe confirms the payment (webhook). 400 when billing is off or the project already has a subscription.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The provider's hosted page to send the owner to */
+                            url: string;
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_uuid}/subscriptions/portal/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Open Stripe's Billing Portal (payment method, invoices, cancellation) for the owner (owner only) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The provider's hosted page to send the owner to */
+                            url: string;
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/webhook/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stripe webhook (signed with STRIPE_WEBHOOK_SECRET)
+         * @description Handles checkout.session.completed, customer.subscription.* and invoice.payment_failed by reading the subscription from Stripe. 400 when the signature does not verify (nothing changes); each event id is handled once.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            received: true;
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3526,7 +4314,7 @@ export interface paths {
         };
         put?: never;
         /**
-         * Upload a video (member or above)
+         * Upload a video (member or above; not while the project is a draft)
          * @description multipart/form-data with the video in the field `file` and optional text fields `name` and `recorded_at` (ISO 8601). The file is checked with ffprobe: one that is not a readable video is refused with 400 and nothing is kept. The answer is 201 with the video in status `processing`; a background job makes the thumbnail and, when browsers cannot play the original, an H.264 MP4 playback copy, then the status becomes `ready` (or `failed` with `error`). Big files can be uploaded resumably with the tus protocol at /api/uploads/ (metadata: project_uuid, subject_uuid, filename, optional name).
          */
         post: {

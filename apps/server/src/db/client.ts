@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -34,6 +34,35 @@ export function migrationsFolder(): string {
   throw new Error('Database migrations folder not found');
 }
 
+/**
+ * PGlite is one process's database: a second process opening the same folder would corrupt it. The process that
+ * opens it leaves its pid in the folder until it closes; another process finding a live pid there refuses to start.
+ */
+function claimEmbeddedDatabase(dataDir: string): () => void {
+  mkdirSync(dataDir, { recursive: true });
+  const file = path.join(dataDir, 'in-use.pid');
+  if (existsSync(file)) {
+    const pid = Number(readFileSync(file, 'utf8').trim());
+    if (Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) {
+      throw new Error(
+        `The embedded database in ${dataDir} is in use by process ${pid} (a running server?). Stop it first, or use PostgreSQL (DATABASE_URL) to share a database between processes.`,
+      );
+    }
+  }
+  writeFileSync(file, String(process.pid));
+  return () => rmSync(file, { force: true });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** Embedded PGlite in `dataDir` (or in memory when dataDir is undefined), or PostgreSQL at `databaseUrl`. */
 export async function openDatabase(options: {
   databaseUrl?: string;
@@ -62,13 +91,20 @@ export async function openDatabase(options: {
       close: () => pool.end(),
     };
   }
-  const pglite = new PGlite(options.dataDir, {
-    // PGlite's default 128 MB buffer pool alone makes a resident set of ~300 MB; 16 MB keeps the whole embedded
-    // server near 250 MB (the operating system's file cache still holds the rest of the database).
-    postgresqlconf: ['shared_buffers = 16MB'],
-    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
-  });
-  await pglite.waitReady;
+  const release = options.dataDir ? claimEmbeddedDatabase(options.dataDir) : () => {};
+  let pglite: PGlite;
+  try {
+    pglite = new PGlite(options.dataDir, {
+      // PGlite's default 128 MB buffer pool alone makes a resident set of ~300 MB; 16 MB keeps the whole embedded
+      // server near 250 MB (the operating system's file cache still holds the rest of the database).
+      postgresqlconf: ['shared_buffers = 16MB'],
+      ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    });
+    await pglite.waitReady;
+  } catch (error) {
+    release();
+    throw error;
+  }
   const db = drizzlePglite(pglite, { schema }) as unknown as Database;
   return {
     db,
@@ -77,7 +113,10 @@ export async function openDatabase(options: {
     async migrate() {
       await migratePglite(drizzlePglite(pglite, { schema }), { migrationsFolder: migrationsFolder() });
     },
-    close: () => pglite.close(),
+    async close() {
+      await pglite.close();
+      release();
+    },
   };
 }
 

@@ -110,6 +110,49 @@ export const memberships = pgTable(
   (t) => [primaryKey({ columns: [t.projectUuid, t.userId] }), index('memberships_user_idx').on(t.userId)],
 );
 
+/** The Stripe customer of a project owner: one per user, reused for every project they subscribe. */
+export const billingCustomers = pgTable('billing_customers', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  stripeCustomerId: text('stripe_customer_id').notNull().unique(),
+  createdAt: createdAt(),
+});
+
+/**
+ * A project's current subscription as Stripe last reported it. `synced_at` is when that report was read from
+ * Stripe: a report read earlier never overwrites one read later, whatever order webhooks arrive in.
+ */
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    projectUuid: uuid('project_uuid')
+      .primaryKey()
+      .references(() => projects.projectUuid, { onDelete: 'cascade' }),
+    plan: text('plan', { enum: projectPlans }).notNull(),
+    /** Stripe's subscription status (trialing, active, past_due, unpaid, canceled, incomplete, …). */
+    status: text('status').notNull(),
+    currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }),
+    cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+    stripeCustomerId: text('stripe_customer_id').notNull(),
+    stripeSubscriptionId: text('stripe_subscription_id').notNull().unique(),
+    stripePriceId: text('stripe_price_id'),
+    /** When Stripe created the subscription: a newer subscription of the project replaces an ended older one. */
+    stripeCreatedAt: timestamp('stripe_created_at', { withTimezone: true }).notNull(),
+    syncedAt: timestamp('synced_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('subscriptions_customer_idx').on(t.stripeCustomerId)],
+);
+
+/** Webhook events already handled, by Stripe's event id: a delivery seen twice is answered and ignored. */
+export const billingEvents = pgTable('billing_events', {
+  eventId: text('event_id').primaryKey(),
+  type: text('type').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
 export const invitationStatuses = ['pending', 'accepted', 'revoked', 'expired'] as const;
 
 export const invitations = pgTable(

@@ -13,16 +13,48 @@ export function roleAtLeast(role: Role, minimum: Role): boolean {
 
 export type ProjectRow = typeof projects.$inferSelect;
 
+/** The answer to every change of a locked project (read-only until its subscription is renewed). */
+export const LOCKED_MESSAGE = 'This project is locked: renew its subscription to make changes.';
+
+/**
+ * What a call does to a project, against its state: `read` works everywhere; `change` (any write) is refused on a
+ * locked project; `process` (uploads and analyses) also waits while the project is a draft; `renew` (billing, and
+ * leaving) works everywhere, so that a locked project can be paid for and nobody is kept in one.
+ */
+export type ProjectWork = 'read' | 'change' | 'process' | 'renew';
+
+export const roleMessage = (minimum: Role) =>
+  minimum === 'owner'
+    ? 'Only the project owner can do this.'
+    : minimum === 'admin'
+      ? 'Only project owners and admins can do this.'
+      : 'Viewers have read-only access to this project.';
+
+/** Why a draft project's uploads and analyses wait, and what to do about it. */
+export function draftMessage(context: AppContext, project: Pick<ProjectRow, 'plan'>): string {
+  return project.plan === 'institutional'
+    ? `This project is a draft: uploads and analyses start once an operator activates its Institutional plan. Write to ${context.config.supportEmail} to have it activated.`
+    : 'This project is a draft: uploads and analyses start once its Pro subscription is active. The project owner can subscribe on the project page.';
+}
+
+/** Refuses `work` the project's state does not allow: 403 with the reason and what to do. */
+export function assertProjectAllows(context: AppContext, project: ProjectRow, work: ProjectWork): void {
+  if (work === 'read' || work === 'renew') return;
+  if (project.status === 'locked') throw forbidden(LOCKED_MESSAGE);
+  if (work === 'process' && project.status === 'draft') throw forbidden(draftMessage(context, project));
+}
+
 /**
  * The gate in front of everything under /projects/{uuid}/: a non-member (or a malformed uuid) gets 404,
- * never a hint that the project exists; a member below `minimum` gets 403; writes to a locked project
- * get 403 with the reason.
+ * never a hint that the project exists; a member below `minimum` gets 403; then the project's state must allow
+ * the work (locked: no changes; draft: no uploads or analyses).
  */
 export async function requireProjectRole(
   context: AppContext,
   userId: number,
   projectUuid: string,
   minimum: Role,
+  work: ProjectWork = minimum === 'viewer' ? 'read' : 'change',
 ): Promise<{ project: ProjectRow; role: Role }> {
   if (!isUuid(projectUuid)) throw notFound();
   const [row] = await context.db
@@ -32,19 +64,7 @@ export async function requireProjectRole(
     .where(eq(projects.projectUuid, projectUuid))
     .limit(1);
   if (!row) throw notFound();
-  if (!roleAtLeast(row.role, minimum)) {
-    throw forbidden(
-      minimum === 'owner'
-        ? 'Only the project owner can do this.'
-        : minimum === 'admin'
-          ? 'Only project owners and admins can do this.'
-          : 'Viewers have read-only access to this project.',
-    );
-  }
-  if (minimum !== 'viewer' && row.project.status === 'locked' && minimum !== 'owner') {
-    throw forbidden(
-      'This project is locked: its data can be read but not changed. Renew the subscription to unlock it.',
-    );
-  }
+  if (!roleAtLeast(row.role, minimum)) throw forbidden(roleMessage(minimum));
+  assertProjectAllows(context, row.project, work);
   return { project: row.project, role: row.role };
 }

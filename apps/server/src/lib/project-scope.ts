@@ -1,7 +1,8 @@
 /**
  * One gate for every project-scoped route. A route declares the least role it needs in its config
  * (`config: { access: 'member' }`); before validation this hook authorises the caller on the project of the path
- * (non-members and malformed ids: 404; lower roles: 403; writes to locked projects: 403) and resolves the subject
+ * (non-members and malformed ids: 404; lower roles: 403; writes to locked projects and uploads or analyses of draft
+ * projects: 403 with the reason) and resolves the subject
  * and video the path names (404 when they are not the project's). The handler then reads them from
  * `request.scope` — parse, one service call, nothing else.
  */
@@ -9,7 +10,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Role } from '../db/schema.js';
 import { getSubjectOrThrow, type SubjectRow } from '../modules/subjects/subject.lookup.js';
 import { getVideoOrThrow, type VideoRow } from '../modules/videos/video.lookup.js';
-import { type ProjectRow, requireProjectRole } from './access.js';
+import { type ProjectRow, type ProjectWork, requireProjectRole } from './access.js';
 import type { UserRow } from './authenticate.js';
 import { unauthorized } from './errors.js';
 
@@ -46,7 +47,10 @@ export function registerProjectScope(app: FastifyInstance) {
     if (!user) throw unauthorized();
     const params = request.params as ScopeParams;
     if (params.project_uuid === undefined) throw new Error(`${request.routeOptions.url} has access but no project`);
-    const { project, role } = await requireProjectRole(app.ctx, user.id, params.project_uuid, minimum);
+    // A read unless the method changes something; routes say when they process (uploads, analyses) or renew.
+    const work: ProjectWork =
+      request.routeOptions.config.work ?? (request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'change');
+    const { project, role } = await requireProjectRole(app.ctx, user.id, params.project_uuid, minimum, work);
     const subject =
       params.subject_uuid === undefined
         ? null
@@ -83,6 +87,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The least role a project-scoped route needs; the project-scope hook enforces it. */
     access?: Role;
+    /**
+     * What the route does against the project's state when it is not what its method says: `process` for uploads
+     * and analyses (they wait while the project is a draft), `renew` for what must work on a locked project.
+     */
+    work?: Exclude<ProjectWork, 'read' | 'change'>;
     /** A route under /projects/{uuid}/ that non-members may call (accepting an invitation); it checks its own rules. */
     notProjectScoped?: true;
   }

@@ -2,9 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import analysisRoutes from './analysis/analysis.routes.js';
 import annotationRoutes from './annotations/annotation.routes.js';
 import authRoutes from './auth/auth.routes.js';
+import billingRoutes from './billing/billing.routes.js';
 import fileRoutes from './files/file.routes.js';
 import healthRoutes from './health/health.routes.js';
 import invitationRoutes from './invitations/invitation.routes.js';
+import memberRoutes from './members/member.routes.js';
 import projectRoutes from './projects/project.routes.js';
 import subjectRoutes from './subjects/subject.routes.js';
 import userRoutes from './users/user.routes.js';
@@ -17,7 +19,9 @@ export const apiModules: ((app: FastifyInstance) => Promise<void>)[] = [
   userRoutes,
   fileRoutes,
   projectRoutes,
+  memberRoutes,
   invitationRoutes,
+  billingRoutes,
   subjectRoutes,
   videoRoutes,
   analysisRoutes,

@@ -1,8 +1,9 @@
-import { useEffect, useRef } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { Navigate, Outlet, useLocation, useParams } from 'react-router';
 import { NotFoundContent } from '@/components/layout/error-boundary';
 import { Spinner } from '@/components/ui/spinner';
 import { useSession } from '@/features/auth/hooks/use-session';
+import { ProjectStatusBanner } from '@/features/billing/components/project-status-banner';
 import { chooseActiveProject, withProjectInPath } from '@/features/projects/active-project';
 import { useActiveProject } from '@/features/projects/hooks/active-project-context';
 
@@ -43,7 +44,8 @@ export function PublicOnly() {
 export function ProjectScope() {
   const { projectUuid } = useParams();
   const location = useLocation();
-  const { projects, projectsLoaded, activeProjectUuid, setActiveProjectUuid, deletedProjects } = useActiveProject();
+  const { project, projects, projectsLoaded, activeProjectUuid, setActiveProjectUuid, deletedProjects } =
+    useActiveProject();
   const known = projectUuid ? projects.some((p) => p.project_uuid === projectUuid) : false;
 
   // Sync once per URL project: clearing the active project (after a delete) must not re-activate it.
@@ -55,7 +57,9 @@ export function ProjectScope() {
   }, [projectUuid, known, activeProjectUuid, setActiveProjectUuid]);
 
   if (!projectsLoaded) return <Spinner />;
-  if (projectUuid && deletedProjects.has(projectUuid)) return <Outlet />;
+  // A project deleted in this session keeps its page (same tree, so nothing remounts) until the redirect.
+  const deleted = !!projectUuid && deletedProjects.has(projectUuid);
+  if (deleted) return <ProjectOutlet banner={null} />;
   if (projects.length === 0) return <Navigate to="/" replace />;
 
   if (!projectUuid) {
@@ -69,7 +73,19 @@ export function ProjectScope() {
     );
   }
   if (!known) return <NotFoundContent />;
-  return <Outlet />;
+  return (
+    <ProjectOutlet banner={project?.project_uuid === projectUuid ? <ProjectStatusBanner project={project} /> : null} />
+  );
+}
+
+/** The project's pages under its status banner (draft, payment failed, locked). */
+function ProjectOutlet({ banner }: { banner: ReactNode }) {
+  return (
+    <>
+      {banner}
+      <Outlet />
+    </>
+  );
 }
 
 /** The project uuid of a project-scoped page (always present under ProjectScope). */

@@ -49,7 +49,7 @@ export default async function analysisRoutes(app: FastifyInstance) {
     `${base}/`,
     {
       onRequest: app.authenticate,
-      config: { access: 'member' },
+      config: { access: 'member', work: 'process' },
       schema: {
         tags,
         summary: 'Start an analysis run (movement_detection, or event_detection on an earlier run)',
@@ -71,7 +71,7 @@ export default async function analysisRoutes(app: FastifyInstance) {
     `${base}/create-preview/`,
     {
       onRequest: app.authenticate,
-      config: { access: 'member' },
+      config: { access: 'member', work: 'process' },
       schema: {
         tags,
         summary: 'Movement detection on a short window (≤ 10 s), answered at once, with a picture',
@@ -90,7 +90,7 @@ export default async function analysisRoutes(app: FastifyInstance) {
     `${base}/import_timeseries/`,
     {
       onRequest: app.authenticate,
-      config: { access: 'member' },
+      config: { access: 'member', work: 'process' },
       schema: {
         tags,
         summary: 'Import a time series (multipart: field "timeseries", a CSV; optional field "parameters", JSON)',

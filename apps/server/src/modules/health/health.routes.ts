@@ -33,8 +33,8 @@ export default async function healthRoutes(app: FastifyInstance) {
     async () => ({
       support_email: app.ctx.config.supportEmail,
       docs_url: app.ctx.config.docsUrl,
-      // Billing (Stripe) arrives with the subscriptions feature; until then every project is active.
-      billing_enabled: false,
+      // On when STRIPE_SECRET_KEY is set: new projects choose a plan and start as drafts.
+      billing_enabled: app.ctx.billing !== null,
       max_upload_bytes: app.ctx.config.maxUploadBytes,
     }),
   );

@@ -119,6 +119,23 @@ export default async function invitationRoutes(app: FastifyInstance) {
   );
 
   api.post(
+    `${base}/:invitation_uuid/resend/`,
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags,
+        summary: 'Send a pending or expired invitation again, valid for 7 more days (owner or admin)',
+        params: invitationParams,
+        response: { 200: invitationSchema, ...projectErrorResponses },
+      },
+    },
+    async (request) => {
+      const { user, project } = projectScope(request);
+      return service.resendInvitation(ctx, project, user, request.params.invitation_uuid);
+    },
+  );
+
+  api.post(
     `${base}/:invitation_uuid/accept/`,
     {
       // The invited person is not a member yet: the service checks the invitation is theirs.

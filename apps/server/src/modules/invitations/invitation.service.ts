@@ -1,8 +1,7 @@
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { invitations, memberships, users } from '../../db/schema.js';
-import type { ProjectRow } from '../../lib/access.js';
-import { isUuid } from '../../lib/access.js';
+import { invitations, memberships, projects, users } from '../../db/schema.js';
+import { assertProjectAllows, isUuid, type ProjectRow } from '../../lib/access.js';
 import type { UserRow } from '../../lib/authenticate.js';
 import { badRequest, fieldError, notFound } from '../../lib/errors.js';
 import { type ListQuery, likePattern, parseOrdering, toPage } from '../../lib/pagination.js';
@@ -13,6 +12,8 @@ export const INVITATION_DAYS = 7;
 
 type InvitableRole = (typeof invitableRoles)[number];
 type InvitationRow = typeof invitations.$inferSelect;
+
+const expiryFromNow = () => new Date(Date.now() + INVITATION_DAYS * 24 * 60 * 60 * 1000);
 
 /** A pending invitation past its date reads as expired, whether or not a job has updated the row yet. */
 function effectiveStatus(row: InvitationRow): InvitationRow['status'] {
@@ -112,23 +113,64 @@ export async function createInvitation(
       email: input.email,
       role: input.role,
       invitedById: inviter.id,
-      expiresAt: new Date(Date.now() + INVITATION_DAYS * 24 * 60 * 60 * 1000),
+      expiresAt: expiryFromNow(),
     })
     .returning();
-  const link = `${context.config.publicUrl}/auth/accept-invite/${project.projectUuid}/${row!.invitationUuid}`;
+  await sendInvitationMail(context, project, inviter, row!);
+  return toResponse(row!, inviter);
+}
+
+/** The e-mail with the link to the web app's accept page. */
+async function sendInvitationMail(
+  context: AppContext,
+  project: Pick<ProjectRow, 'projectUuid' | 'name'>,
+  inviter: Pick<UserRow, 'email' | 'firstName' | 'lastName'>,
+  invitation: InvitationRow,
+): Promise<void> {
+  const link = `${context.config.publicUrl}/auth/accept-invite/${project.projectUuid}/${invitation.invitationUuid}`;
   await context.mailer.send({
-    to: input.email,
+    to: invitation.email,
     subject: `${displayName(inviter)} invited you to "${project.name}"`,
     text: [
-      `${displayName(inviter)} invited you to join the project "${project.name}" as ${input.role}.`,
+      `${displayName(inviter)} invited you to join the project "${project.name}" as ${invitation.role}.`,
       '',
-      `Accept the invitation (sign in or create an account with ${input.email} first):`,
+      `Accept the invitation (sign in or create an account with ${invitation.email} first):`,
       link,
       '',
       `The invitation expires in ${INVITATION_DAYS} days.`,
     ].join('\n'),
     links: [link],
   });
+}
+
+/**
+ * Sends a pending (or expired) invitation again with a fresh expiry; the e-mail comes in the name of whoever resends
+ * it, the invitation still names who first invited. Accepted and revoked invitations are done with: a new invitation
+ * is the way to ask again.
+ */
+export async function resendInvitation(
+  context: AppContext,
+  project: ProjectRow,
+  sender: UserRow,
+  invitationUuid: string,
+): Promise<InvitationResponse> {
+  const { invitation, inviter } = await loadWithInviter(context, project.projectUuid, invitationUuid);
+  const status = effectiveStatus(invitation);
+  if (status === 'accepted') throw badRequest('This invitation has already been accepted.');
+  if (status === 'revoked') throw badRequest('This invitation was revoked: invite the person again instead.');
+  const [member] = await context.db
+    .select({ userId: memberships.userId })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.projectUuid, project.projectUuid), sql`lower(${users.email}) = ${invitation.email}`))
+    .limit(1);
+  if (member) throw badRequest(`${invitation.email} is already a member of this project.`);
+  const [row] = await context.db
+    .update(invitations)
+    .set({ status: 'pending', expiresAt: expiryFromNow() })
+    .where(eq(invitations.invitationUuid, invitation.invitationUuid))
+    .returning();
+  await sendInvitationMail(context, project, sender, row!);
   return toResponse(row!, inviter);
 }
 
@@ -177,6 +219,10 @@ export async function acceptInvitation(
           : 'This invitation was withdrawn. Ask a project admin to invite you again.',
     );
   }
+  // Joining is a change like any other: a locked project takes new members once it is renewed.
+  const [project] = await context.db.select().from(projects).where(eq(projects.projectUuid, projectUuid)).limit(1);
+  if (!project) throw notFound();
+  assertProjectAllows(context, project, 'change');
   await context.db.transaction(async (tx) => {
     await tx.insert(memberships).values({ projectUuid, userId: user.id, role: invitation.role }).onConflictDoNothing();
     await tx.update(invitations).set({ status: 'accepted' }).where(eq(invitations.invitationUuid, invitationUuid));

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, createUser, type TestUser } from '../../../test/factories.js';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
-import { invitations } from '../../db/schema.js';
+import { invitations, projects } from '../../db/schema.js';
 import { lastMailTo, linkIn } from '../auth/outbox.test-support.js';
 
 describe('invitations', () => {
@@ -117,5 +117,54 @@ describe('invitations', () => {
 
     expect((await call(owner, 'DELETE', `${base}${invitation.invitation_uuid}/`)).statusCode).toBe(204);
     expect((await call(owner, 'GET', `${base}${invitation.invitation_uuid}/`)).statusCode).toBe(404);
+  });
+
+  it('resends a pending or expired invitation with a new expiry and a new e-mail; not an accepted or revoked one', async () => {
+    const admin = await createUser(t.ctx, { firstName: 'Ada', lastName: 'Admin' });
+    await addMember(t.ctx, projectUuid, admin.id, 'admin');
+    const invitation = (await call(owner, 'POST', base, { email: 'again@lab.test', role: 'viewer' })).json();
+    await t.ctx.db
+      .update(invitations)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(invitations.invitationUuid, invitation.invitation_uuid));
+    expect((await call(owner, 'GET', `${base}${invitation.invitation_uuid}/`)).json().status).toBe('expired');
+
+    const resent = await call(admin, 'POST', `${base}${invitation.invitation_uuid}/resend/`);
+    expect(resent.statusCode).toBe(200);
+    expect(resent.json()).toMatchObject({ status: 'pending', role: 'viewer', invited_by: { id: owner.id } });
+    const days = (Date.parse(resent.json().expires_at) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(6.99);
+    expect(days).toBeLessThanOrEqual(7);
+    const mail = lastMailTo(t.dataDir, 'again@lab.test');
+    expect(mail.subject).toBe('Ada Admin invited you to "Invites"');
+    expect(linkIn(mail.text, t.ctx.config.publicUrl)).toBe(
+      `${t.ctx.config.publicUrl}/auth/accept-invite/${projectUuid}/${invitation.invitation_uuid}`,
+    );
+
+    const invitee = await createUser(t.ctx, { email: 'again@lab.test' });
+    expect((await call(invitee, 'POST', `${base}${invitation.invitation_uuid}/accept/`, {})).statusCode).toBe(200);
+    expect((await call(owner, 'POST', `${base}${invitation.invitation_uuid}/resend/`)).json()).toEqual({
+      errors: 'This invitation has already been accepted.',
+    });
+    const revoked = (await call(owner, 'POST', base, { email: 'gone@lab.test' })).json();
+    await call(owner, 'PATCH', `${base}${revoked.invitation_uuid}/`, { status: 'revoked' });
+    expect((await call(owner, 'POST', `${base}${revoked.invitation_uuid}/resend/`)).json()).toEqual({
+      errors: 'This invitation was revoked: invite the person again instead.',
+    });
+  });
+
+  it('an invitation to a locked project waits: accepting is a change like any other', async () => {
+    const invitee = await createUser(t.ctx, { email: 'locked.out@lab.test' });
+    const invitation = (await call(owner, 'POST', base, { email: 'locked.out@lab.test' })).json();
+    await t.ctx.db.update(projects).set({ status: 'locked' }).where(eq(projects.projectUuid, projectUuid));
+    try {
+      const refused = await call(invitee, 'POST', `${base}${invitation.invitation_uuid}/accept/`, {});
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toEqual({ errors: 'This project is locked: renew its subscription to make changes.' });
+      expect((await call(invitee, 'GET', `/api/projects/${projectUuid}/`)).statusCode).toBe(404);
+    } finally {
+      await t.ctx.db.update(projects).set({ status: 'active' }).where(eq(projects.projectUuid, projectUuid));
+    }
+    expect((await call(invitee, 'POST', `${base}${invitation.invitation_uuid}/accept/`, {})).statusCode).toBe(200);
   });
 });

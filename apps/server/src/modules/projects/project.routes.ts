@@ -7,7 +7,6 @@ import { listQuerySchema, pageSchema } from '../../lib/pagination.js';
 import { projectScope } from '../../lib/project-scope.js';
 import {
   createProjectBody,
-  memberSchema,
   patchProjectBody,
   projectParams,
   projectSchema,
@@ -138,22 +137,5 @@ export default async function projectRoutes(app: FastifyInstance) {
       const image = await readImageUpload(request, 'logo');
       return service.replaceLogo(app.ctx, user.id, project, image);
     },
-  );
-
-  api.get(
-    '/projects/:project_uuid/members/',
-    {
-      config: { access: 'viewer' },
-      schema: {
-        tags,
-        summary: "The project's members and their roles",
-        description: 'Search matches e-mail and name; ordering: joined_at, email, role.',
-        params: projectParams,
-        querystring: listQuerySchema,
-        response: { 200: pageSchema(memberSchema), ...projectErrorResponses },
-      },
-    },
-    async (request) =>
-      service.listMembers(app.ctx, projectScope(request).project.projectUuid, request.query, request.url),
   );
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { projectPlans, projectStatuses, roles } from '../../db/schema.js';
+import { subscriptionSchema } from '../billing/billing.schemas.js';
 
 const text = (max: number) => z.string().trim().max(max, `Must be at most ${max} characters.`);
 
@@ -23,6 +24,10 @@ export const projectNameSchema = z
 
 export const createProjectBody = z.object({
   name: projectNameSchema,
+  plan: z
+    .enum(projectPlans, { error: 'Choose pro or institutional.' })
+    .default('pro')
+    .describe('With billing on: pro (paid by card at checkout) or institutional (activated by an operator)'),
   metadata: projectMetadataSchema.default({ description: '', institution: '', principal_investigator: '' }),
 });
 
@@ -52,6 +57,7 @@ export const projectSchema = z.object({
   logo_url: z.string().nullable(),
   status: z.enum(projectStatuses),
   plan: z.enum(projectPlans),
+  subscription: subscriptionSchema.describe('The Stripe subscription (null when there is none)'),
   role: z.enum(roles).describe("The caller's role in this project"),
   owner: userSummarySchema,
   counts: z.object({ subjects: z.number().int(), videos: z.number().int(), analyses: z.number().int() }),
@@ -61,11 +67,4 @@ export const projectSchema = z.object({
 });
 export type ProjectResponse = z.infer<typeof projectSchema>;
 
-export const memberSchema = z.object({
-  user: userSummarySchema.extend({ avatar_url: z.string().nullable() }),
-  role: z.enum(roles),
-  joined_at: z.string(),
-});
-
 export const PROJECT_ORDERING = ['name', 'created_at', 'updated_at'] as const;
-export const MEMBER_ORDERING = ['joined_at', 'email', 'role'] as const;

@@ -1,15 +1,24 @@
 import { and, asc, count, desc, eq, ilike, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { memberships, type ProjectMetadata, projects, type Role, users } from '../../db/schema.js';
+import {
+  memberships,
+  type ProjectMetadata,
+  type projectPlans,
+  projects,
+  type Role,
+  subscriptions,
+  users,
+} from '../../db/schema.js';
 import type { ProjectRow } from '../../lib/access.js';
 import { fieldError } from '../../lib/errors.js';
 import { type ListQuery, likePattern, parseOrdering, toPage } from '../../lib/pagination.js';
+import { cancelSubscriptionOf, initialProjectStatus } from '../billing/billing.service.js';
 import { deleteRowsAndFiles } from '../files/file-deletion.js';
 import { fileUrl } from '../files/file-urls.js';
 import { projectStoragePrefix } from '../subjects/subject.lookup.js';
 import { displayName } from '../users/user.serializer.js';
-import { MEMBER_ORDERING, PROJECT_ORDERING, type ProjectResponse } from './project.schemas.js';
+import { PROJECT_ORDERING, type ProjectResponse } from './project.schemas.js';
 
 // Per-project figures as correlated subqueries: each is an index lookup, and a page has at most 500 rows.
 // Table names are spelled out so the correlation never depends on how Drizzle qualifies the outer columns.
@@ -29,6 +38,7 @@ const projectColumns = {
   videoCount,
   analysisCount,
   storageBytes,
+  subscription: subscriptions,
 };
 
 type ProjectQueryRow = {
@@ -42,6 +52,7 @@ type ProjectQueryRow = {
   videoCount: number;
   analysisCount: number;
   storageBytes: number;
+  subscription: typeof subscriptions.$inferSelect | null;
 };
 
 async function toResponse(context: AppContext, row: ProjectQueryRow): Promise<ProjectResponse> {
@@ -57,6 +68,13 @@ async function toResponse(context: AppContext, row: ProjectQueryRow): Promise<Pr
     logo_url: await fileUrl(context, project.logoKey),
     status: project.status,
     plan: project.plan,
+    subscription: row.subscription
+      ? {
+          status: row.subscription.status,
+          current_period_end: row.subscription.currentPeriodEnd?.toISOString() ?? null,
+          cancel_at_period_end: row.subscription.cancelAtPeriodEnd,
+        }
+      : null,
     role: row.role,
     owner: {
       id: row.ownerId,
@@ -79,7 +97,8 @@ function selectProjects(context: AppContext, userId: number) {
     .select(projectColumns)
     .from(projects)
     .innerJoin(memberships, and(eq(memberships.projectUuid, projects.projectUuid), eq(memberships.userId, userId)))
-    .innerJoin(users, eq(users.id, projects.ownerId));
+    .innerJoin(users, eq(users.id, projects.ownerId))
+    .leftJoin(subscriptions, eq(subscriptions.projectUuid, projects.projectUuid));
 }
 
 export async function listProjects(context: AppContext, userId: number, query: ListQuery, url: string) {
@@ -111,13 +130,19 @@ const nameTaken = (name: string) => fieldError('name', `You already have a proje
 export async function createProject(
   context: AppContext,
   userId: number,
-  input: { name: string; metadata: ProjectMetadata },
+  input: { name: string; metadata: ProjectMetadata; plan?: (typeof projectPlans)[number] },
 ): Promise<ProjectResponse> {
   try {
     const projectUuid = await context.db.transaction(async (tx) => {
       const [project] = await tx
         .insert(projects)
-        .values({ name: input.name, ownerId: userId, metadata: input.metadata })
+        .values({
+          name: input.name,
+          ownerId: userId,
+          metadata: input.metadata,
+          plan: input.plan ?? 'pro',
+          status: initialProjectStatus(context),
+        })
         .returning({ projectUuid: projects.projectUuid });
       await tx.insert(memberships).values({ projectUuid: project!.projectUuid, userId, role: 'owner' });
       return project!.projectUuid;
@@ -148,8 +173,9 @@ export async function updateProject(
   return getProject(context, userId, project.projectUuid);
 }
 
-/** Removes the project, its subjects, videos and every stored file. */
+/** Removes the project, its subjects, videos and every stored file; a paid subscription ends first. */
 export async function deleteProject(context: AppContext, projectUuid: string): Promise<void> {
+  await cancelSubscriptionOf(context, projectUuid);
   await deleteRowsAndFiles(context, [projectStoragePrefix(projectUuid)], async (tx) => {
     await tx.delete(projects).where(eq(projects.projectUuid, projectUuid));
   });
@@ -169,41 +195,4 @@ export async function replaceLogo(
     .where(eq(projects.projectUuid, project.projectUuid));
   if (project.logoKey) await context.storage.delete(project.logoKey);
   return getProject(context, userId, project.projectUuid);
-}
-
-export async function listMembers(context: AppContext, projectUuid: string, query: ListQuery, url: string) {
-  const { field, descending } = parseOrdering(query.ordering, MEMBER_ORDERING, 'joined_at');
-  const column = { joined_at: memberships.createdAt, email: users.email, role: memberships.role }[field];
-  const where = and(
-    eq(memberships.projectUuid, projectUuid),
-    query.search
-      ? sql`(${users.email} ilike ${likePattern(query.search)} or (${users.firstName} || ' ' || ${users.lastName}) ilike ${likePattern(query.search)})`
-      : undefined,
-  );
-  const [total] = await context.db
-    .select({ value: count() })
-    .from(memberships)
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(where);
-  const rows = await context.db
-    .select({ user: users, role: memberships.role, joinedAt: memberships.createdAt })
-    .from(memberships)
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(where)
-    .orderBy(descending ? desc(column) : asc(column), asc(users.id))
-    .limit(query.page_size)
-    .offset((query.page - 1) * query.page_size);
-  const results = await Promise.all(
-    rows.map(async (row) => ({
-      user: {
-        id: row.user.id,
-        email: row.user.email,
-        display_name: displayName(row.user),
-        avatar_url: await fileUrl(context, row.user.avatarKey),
-      },
-      role: row.role,
-      joined_at: row.joinedAt.toISOString(),
-    })),
-  );
-  return toPage(url, context.config.publicUrl, query, total?.value ?? 0, results);
 }

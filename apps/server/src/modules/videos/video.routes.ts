@@ -76,10 +76,10 @@ export default async function videoRoutes(app: FastifyInstance) {
     `${base}/`,
     {
       onRequest: app.authenticate,
-      config: { access: 'member' },
+      config: { access: 'member', work: 'process' },
       schema: {
         tags,
-        summary: 'Upload a video (member or above)',
+        summary: 'Upload a video (member or above; not while the project is a draft)',
         description:
           'multipart/form-data with the video in the field `file` and optional text fields `name` and `recorded_at` ' +
           '(ISO 8601). The file is checked with ffprobe: one that is not a readable video is refused with 400 and ' +

@@ -65,6 +65,15 @@ export default async function tusRoutes(app: FastifyInstance) {
       if (upload && upload.metadata?.user_id !== String(userId)) {
         throw { status_code: 404, body: JSON.stringify({ errors: 'Not found.' }) };
       }
+      // More bytes need what creating the upload needed: still a member, and a project that takes uploads now
+      // (it may have been locked, or the uploader removed, since the upload began).
+      if (req.method === 'PATCH' && upload?.metadata?.project_uuid) {
+        try {
+          await requireProjectRole(ctx, userId, upload.metadata.project_uuid, 'member', 'process');
+        } catch (error) {
+          throw tusError(error);
+        }
+      }
     },
     async onUploadCreate(req, upload: Upload) {
       const userId = await userIdOf(req);
@@ -77,7 +86,7 @@ export default async function tusRoutes(app: FastifyInstance) {
         if (!project_uuid) throw fieldError('project_uuid', 'Upload-Metadata must include project_uuid.');
         if (!subject_uuid) throw fieldError('subject_uuid', 'Upload-Metadata must include subject_uuid.');
         if (!filename) throw fieldError('filename', 'Upload-Metadata must include filename.');
-        await requireProjectRole(ctx, userId, project_uuid, 'member');
+        await requireProjectRole(ctx, userId, project_uuid, 'member', 'process');
         const subject = await getSubjectOrThrow(ctx, project_uuid, subject_uuid);
         const originalFilename = cleanFilename(filename);
         videoExtension(originalFilename);

@@ -7,7 +7,6 @@ export type Project = ApiResponse<'/api/projects/{project_uuid}/', 'get'>;
 export type ProjectStatus = Project['status'];
 export type ProjectRole = Project['role'];
 export type ProjectMetadata = Project['metadata'];
-export type ProjectMember = ApiResponse<'/api/projects/{project_uuid}/members/', 'get'>['results'][number];
 export type CreateProjectBody = ApiRequestBody<'/api/projects/', 'post'>;
 
 export const PROJECT_LIST_SIZE = 100;
@@ -18,7 +17,6 @@ export const projectKeys = {
   list: () => [...projectKeys.lists()] as const,
   details: () => [...projectKeys.all, 'detail'] as const,
   detail: (uuid: string) => [...projectKeys.details(), uuid] as const,
-  members: (uuid: string) => [...projectKeys.all, 'members', uuid] as const,
 };
 
 export const projectsApi = {
@@ -48,13 +46,6 @@ export const projectsApi = {
       },
     );
   },
-  members: (projectUuid: string) =>
-    apiRequest<Page<ProjectMember>>(
-      `projects/${requireParam('projectUuid', projectUuid, 'projectsMembersList')}/members/`,
-      {
-        query: { page_size: 500 },
-      },
-    ),
   acceptInvitation: (projectUuid: string, invitationUuid: string) =>
     apiRequest<unknown>(
       `projects/${requireParam('projectUuid', projectUuid, 'projectsInvitationsAccept')}/invitations/${requireParam(
@@ -74,6 +65,4 @@ export const projectQueries = {
     }),
   detail: (uuid: string) =>
     queryOptions({ queryKey: projectKeys.detail(uuid), queryFn: () => projectsApi.retrieve(uuid) }),
-  members: (uuid: string) =>
-    queryOptions({ queryKey: projectKeys.members(uuid), queryFn: () => projectsApi.members(uuid) }),
 };

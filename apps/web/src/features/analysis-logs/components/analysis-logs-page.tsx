@@ -11,7 +11,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { TablePagination } from '@/components/ui/table-pagination';
 import { type AnalysisRun, analysisQueries } from '@/features/analysis/api';
-import { useActiveProject } from '@/features/projects/hooks/active-project-context';
+import { useProjectPermissions } from '@/features/projects/hooks/use-project-permissions';
 import { subjectQueries } from '@/features/subjects/api';
 import { patchSearchParams } from '@/lib/search-params';
 import { useDownloadSummary, useRevokeRun, useStartRun } from '../hooks/use-run-mutations';
@@ -26,9 +26,8 @@ const SUBJECT_OPTIONS_LIMIT = 500;
 
 export function AnalysisLogsPage({ projectUuid }: { projectUuid: string }) {
   const [params, setParams] = useSearchParams();
-  const { project } = useActiveProject();
   // Viewers and locked projects read only.
-  const readOnly = project?.role === 'viewer' || project?.status === 'locked';
+  const readOnly = !useProjectPermissions().canEditContent;
   const filters = readLogFilters(params);
   const narrowed = hasNarrowingFilters(filters);
 

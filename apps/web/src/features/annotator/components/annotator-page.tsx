@@ -3,7 +3,7 @@ import { useSearchParams } from 'react-router';
 import { PageContainer, PageHeader } from '@/components/layout/page-header';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useSession } from '@/features/auth/hooks/use-session';
-import { useActiveProject } from '@/features/projects/hooks/active-project-context';
+import { useProjectPermissions } from '@/features/projects/hooks/use-project-permissions';
 import { VideoPicker } from '@/features/videos/components/video-picker';
 import { patchSearchParams } from '@/lib/search-params';
 import { readAnnotatorSearch } from '../links';
@@ -13,9 +13,9 @@ import { AnnotatorWorkspace } from './annotator-workspace';
 export function AnnotatorPage({ projectUuid }: { projectUuid: string }) {
   const [params, setParams] = useSearchParams();
   const target = readAnnotatorSearch(params);
-  const { project } = useActiveProject();
   const { user } = useSession();
-  const readOnly = project?.role === 'viewer' || project?.status === 'locked';
+  // Tracks and bouts are the project's content: members of a project that is not locked.
+  const readOnly = !useProjectPermissions().canEditContent;
 
   return (
     <PageContainer className="max-w-7xl">

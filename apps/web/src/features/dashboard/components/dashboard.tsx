@@ -18,9 +18,11 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { Spinner } from '@/components/ui/spinner';
 import { displayName } from '@/features/auth/api';
 import { useSession } from '@/features/auth/hooks/use-session';
+import { ProjectStatusBanner } from '@/features/billing/components/project-status-banner';
 import { PendingInvitations } from '@/features/profile/invitations';
 import { ProjectStatusBadge } from '@/features/projects/components/project-status-badge';
 import { useActiveProject } from '@/features/projects/hooks/active-project-context';
+import { useProjectPermissions } from '@/features/projects/hooks/use-project-permissions';
 import { videoQueries } from '@/features/videos/api';
 import { VideoStatusBadge } from '@/features/videos/components/video-status-badge';
 import { formatBytes, formatDate, formatDuration } from '@/lib/format';
@@ -28,6 +30,7 @@ import { formatBytes, formatDate, formatDuration } from '@/lib/format';
 export function Dashboard() {
   const { user } = useSession();
   const { project, projects, projectsLoaded, isLoading } = useActiveProject();
+  const permissions = useProjectPermissions();
 
   if (!projectsLoaded || (isLoading && !project)) return <Spinner />;
   if (projects.length === 0 || !project) return <Welcome name={displayName(user)} />;
@@ -53,6 +56,7 @@ export function Dashboard() {
           </>
         }
       />
+      <ProjectStatusBanner project={project} />
       <PendingInvitations />
       <div className="grid grid-cols-2 gap-4 lg:grid-cols-4">
         <Stat icon={Users} label="Subjects" value={String(counts.subjects)} href={`${base}/subjects`} />
@@ -61,7 +65,8 @@ export function Dashboard() {
         <Stat icon={Database} label="Storage used" value={formatBytes(project.storage_bytes ?? 0)} />
       </div>
 
-      {empty ? <FirstSteps base={base} hasSubjects={counts.subjects > 0} /> : null}
+      {/* The first steps are a member's to take; viewers only read. */}
+      {empty && permissions.canEditContent ? <FirstSteps base={base} hasSubjects={counts.subjects > 0} /> : null}
 
       <div className="mt-6 grid grid-cols-1 gap-6 lg:grid-cols-2">
         <RecentVideos projectUuid={project.project_uuid} />

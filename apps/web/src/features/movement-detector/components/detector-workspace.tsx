@@ -69,6 +69,7 @@ export function DetectorWorkspace({
   runUuid,
   edit,
   readOnly,
+  readOnlyReason,
   onOpenRun,
 }: {
   projectUuid: string;
@@ -78,6 +79,8 @@ export function DetectorWorkspace({
   /** The URL asks for the run's parameters only. */
   edit: boolean;
   readOnly: boolean;
+  /** Why a member cannot run analyses here (a draft or locked project); viewers get the role's reason. */
+  readOnlyReason?: string | null;
   onOpenRun: (uuid: string, options?: { edit?: boolean }) => void;
 }) {
   const queryClient = useQueryClient();
@@ -254,7 +257,9 @@ export function DetectorWorkspace({
                   Run
                 </Button>
                 {readOnly ? (
-                  <span className="text-muted-foreground text-xs">Viewers can open results but not run analyses.</span>
+                  <span className="text-muted-foreground text-xs">
+                    {readOnlyReason ?? 'Viewers can open results but not run analyses.'}
+                  </span>
                 ) : null}
                 {edit && runUuid ? (
                   <span className="text-muted-foreground text-xs">Settings loaded from an earlier run.</span>

@@ -1,7 +1,7 @@
 import { Activity } from 'lucide-react';
 import { useSearchParams } from 'react-router';
 import { PageContainer, PageHeader } from '@/components/layout/page-header';
-import { useActiveProject } from '@/features/projects/hooks/active-project-context';
+import { useProjectPermissions } from '@/features/projects/hooks/use-project-permissions';
 import { VideoPicker } from '@/features/videos/components/video-picker';
 import { patchSearchParams } from '@/lib/search-params';
 import { type MD_PARAMS, readMovementDetectorSearch } from '../links';
@@ -14,8 +14,8 @@ import { DetectorWorkspace } from './detector-workspace';
 export function MovementDetectorPage({ projectUuid }: { projectUuid: string }) {
   const [params, setParams] = useSearchParams();
   const target = readMovementDetectorSearch(params);
-  const { project } = useActiveProject();
-  const readOnly = project?.role === 'viewer' || project?.status === 'locked';
+  // Previews and runs are analyses: members of an active project.
+  const readOnly = !useProjectPermissions().canProcess;
 
   /** Sets the given keys (null removes) and drops those that depend on a changed one. */
   const navigate = (patch: Partial<Record<keyof typeof MD_PARAMS, string | null>>) =>

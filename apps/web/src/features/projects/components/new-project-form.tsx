@@ -7,18 +7,69 @@ import { Card, CardContent, CardFooter } from '@/components/ui/card';
 import { Field, fieldAria } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { Textarea } from '@/components/ui/textarea';
+import { useAppConfig } from '@/features/config/api';
+import { cn } from '@/lib/utils';
 import { type FieldErrors, fieldErrors, hasErrors, serverFieldErrors } from '@/lib/validation';
+import type { Project } from '../api';
 import { useActiveProject } from '../hooks/active-project-context';
 import { useCreateProject } from '../hooks/use-project-mutations';
 
 export const PROJECT_NAME_MAX = 200;
 
+const PLANS: { value: Project['plan']; title: string; text: string }[] = [
+  {
+    value: 'pro',
+    title: 'Pro',
+    text: 'Paid by card through Stripe. Set up subjects and your team now; uploads and analyses start once you subscribe.',
+  },
+  {
+    value: 'institutional',
+    title: 'Institutional',
+    text: 'Under an agreement with your institution. Uploads and analyses start once an operator activates it.',
+  },
+];
+
+/** With billing on, a new project chooses its plan. */
+function PlanChoice({ value, onChange }: { value: Project['plan']; onChange: (plan: Project['plan']) => void }) {
+  return (
+    <fieldset className="grid grid-cols-1 gap-2">
+      <legend className="mb-2 font-medium text-sm">Plan</legend>
+      <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
+        {PLANS.map((plan) => (
+          <label
+            key={plan.value}
+            className={cn(
+              'flex cursor-pointer gap-3 rounded-lg border p-3 text-sm transition-colors hover:bg-accent/50 has-[:focus-visible]:ring-[3px] has-[:focus-visible]:ring-ring/50',
+              value === plan.value && 'border-primary bg-primary/[0.04]',
+            )}
+          >
+            <input
+              type="radio"
+              name="plan"
+              value={plan.value}
+              checked={value === plan.value}
+              onChange={() => onChange(plan.value)}
+              className="mt-0.5 accent-primary"
+            />
+            <span className="grid gap-1">
+              <span className="font-medium">{plan.title}</span>
+              <span className="text-muted-foreground text-xs leading-relaxed">{plan.text}</span>
+            </span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
 export function NewProjectForm() {
   const navigate = useNavigate();
   const { setActiveProjectUuid } = useActiveProject();
   const [values, setValues] = useState({ name: '', institution: '', principal_investigator: '', description: '' });
+  const [plan, setPlan] = useState<Project['plan']>('pro');
   const [errors, setErrors] = useState<FieldErrors>({});
   const create = useCreateProject();
+  const { billing_enabled: billingEnabled } = useAppConfig();
   const set = (key: keyof typeof values) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
     setValues((v) => ({ ...v, [key]: e.target.value }));
 
@@ -37,6 +88,7 @@ export function NewProjectForm() {
     create.mutate(
       {
         name,
+        ...(billingEnabled ? { plan } : {}),
         metadata: {
           description: values.description.trim(),
           institution: values.institution.trim(),
@@ -90,6 +142,7 @@ export function NewProjectForm() {
               />
             </Field>
           </div>
+          {billingEnabled ? <PlanChoice value={plan} onChange={setPlan} /> : null}
           <Field
             id="description"
             label="Description"

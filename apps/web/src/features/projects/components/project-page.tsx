@@ -9,18 +9,26 @@ import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Spinner } from '@/components/ui/spinner';
 import { Textarea } from '@/components/ui/textarea';
+import { BillingCard } from '@/features/billing/components/billing-card';
+import { useAppConfig } from '@/features/config/api';
+import { TeamCard } from '@/features/team/components/team-card';
 import { formatBytes, formatDate } from '@/lib/format';
 import { projectQueries } from '../api';
 import { useUpdateProjectDescription } from '../hooks/use-project-mutations';
+import { projectPermissions } from '../permissions';
 import { DeleteProjectCard } from './delete-project-card';
-import { MembersCard } from './members-card';
 import { ProjectLogoUpload } from './project-logo-upload';
 import { ProjectStatusBadge } from './project-status-badge';
 
 export function ProjectPage({ projectUuid }: { projectUuid: string }) {
   const { data: project, isLoading } = useQuery(projectQueries.detail(projectUuid));
+  const config = useAppConfig();
+  const billingEnabled = config.billing_enabled;
+  // From this page's own query rather than the active-project context: after a delete the context changes, and a
+  // re-render here would refetch the deleted project (its query was removed) while the redirect waits.
+  const permissions = projectPermissions(project, { billingEnabled, supportEmail: config.support_email });
   if (isLoading || !project) return <Spinner />;
-  const canEdit = project.role === undefined || project.role === 'owner' || project.role === 'admin';
+  const canEdit = permissions.canEditProject;
 
   const facts = [
     { icon: Building2, label: 'Institution', value: project.metadata?.institution || '—' },
@@ -45,7 +53,7 @@ export function ProjectPage({ projectUuid }: { projectUuid: string }) {
                 {project.role}
               </Badge>
             ) : null}
-            {project.plan ? (
+            {billingEnabled ? (
               <Badge variant="outline" className="capitalize">
                 {project.plan} plan
               </Badge>
@@ -55,33 +63,36 @@ export function ProjectPage({ projectUuid }: { projectUuid: string }) {
       </div>
 
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
-        <div className="grid grid-cols-1 gap-6 lg:col-span-2">
+        <div className="grid grid-cols-1 content-start gap-6 lg:col-span-2">
           <DescriptionCard
             projectUuid={projectUuid}
             description={project.metadata?.description ?? ''}
             canEdit={canEdit}
           />
-          <MembersCard projectUuid={projectUuid} />
+          <TeamCard projectUuid={projectUuid} permissions={permissions} />
         </div>
-        <Card className="h-fit">
-          <CardHeader>
-            <CardTitle>Details</CardTitle>
-          </CardHeader>
-          <CardContent>
-            <dl className="grid grid-cols-1 gap-3 text-sm">
-              {facts.map((fact) => (
-                <div key={fact.label} className="flex items-start gap-3">
-                  <fact.icon className="mt-0.5 size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
-                  <dt className="w-36 shrink-0 text-muted-foreground">{fact.label}</dt>
-                  <dd className="min-w-0 break-words font-medium">{fact.value}</dd>
-                </div>
-              ))}
-            </dl>
-          </CardContent>
-        </Card>
+        <div className="grid h-fit grid-cols-1 gap-6">
+          <BillingCard project={project} permissions={permissions} />
+          <Card className="h-fit">
+            <CardHeader>
+              <CardTitle>Details</CardTitle>
+            </CardHeader>
+            <CardContent>
+              <dl className="grid grid-cols-1 gap-3 text-sm">
+                {facts.map((fact) => (
+                  <div key={fact.label} className="flex items-start gap-3">
+                    <fact.icon className="mt-0.5 size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
+                    <dt className="w-36 shrink-0 text-muted-foreground">{fact.label}</dt>
+                    <dd className="min-w-0 break-words font-medium">{fact.value}</dd>
+                  </div>
+                ))}
+              </dl>
+            </CardContent>
+          </Card>
+        </div>
       </div>
 
-      {project.role === undefined || project.role === 'owner' ? <DeleteProjectCard project={project} /> : null}
+      {permissions.canDeleteProject ? <DeleteProjectCard project={project} /> : null}
     </PageContainer>
   );
 }

@@ -9,7 +9,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Spinner } from '@/components/ui/spinner';
-import { useActiveProject } from '@/features/projects/hooks/active-project-context';
+import { useProjectPermissions } from '@/features/projects/hooks/use-project-permissions';
 import { VideosSection } from '@/features/videos/components/videos-section';
 import { ApiError } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
@@ -19,12 +19,12 @@ import { SubjectDialog } from './subject-dialog';
 
 export function SubjectPage({ projectUuid, subjectUuid }: { projectUuid: string; subjectUuid: string }) {
   const navigate = useNavigate();
-  const { project } = useActiveProject();
   const { data: subject, isLoading, error } = useQuery(subjectQueries.detail(projectUuid, subjectUuid));
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const remove = useDeleteSubjects(projectUuid);
-  const readOnly = project?.role === 'viewer' || project?.status === 'locked';
+  const permissions = useProjectPermissions();
+  const readOnly = !permissions.canEditContent;
 
   if (isLoading) return <Spinner />;
   if (error instanceof ApiError && error.status === 404) return <NotFoundContent />;
@@ -68,7 +68,12 @@ export function SubjectPage({ projectUuid, subjectUuid }: { projectUuid: string;
 
       <div className="flex flex-col gap-6 xl:flex-row xl:items-start">
         <div className="min-w-0 flex-1">
-          <VideosSection projectUuid={projectUuid} subjectUuid={subjectUuid} readOnly={readOnly} />
+          <VideosSection
+            projectUuid={projectUuid}
+            subjectUuid={subjectUuid}
+            readOnly={readOnly}
+            uploadBlockedReason={permissions.canProcess ? null : permissions.processBlockedReason}
+          />
         </div>
         <Card className="xl:w-80 xl:shrink-0">
           <CardHeader>

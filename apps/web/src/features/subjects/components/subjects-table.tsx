@@ -19,7 +19,7 @@ import { Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { TablePagination } from '@/components/ui/table-pagination';
-import { useActiveProject } from '@/features/projects/hooks/active-project-context';
+import { useProjectPermissions } from '@/features/projects/hooks/use-project-permissions';
 import { formatDate } from '@/lib/format';
 import { patchSearchParams } from '@/lib/search-params';
 import { type Subject, type SubjectOrderingField, subjectQueries } from '../api';
@@ -40,9 +40,8 @@ function useDebounced<T>(value: T, ms: number): T {
 
 export function SubjectsTable({ projectUuid }: { projectUuid: string }) {
   const [params, setParams] = useSearchParams();
-  const { project } = useActiveProject();
   // Viewers and locked projects read only.
-  const readOnly = project?.role === 'viewer' || project?.status === 'locked';
+  const readOnly = !useProjectPermissions().canEditContent;
   const ordering = params.get('ordering') ?? 'name';
   const page = Math.max(1, Number(params.get('page')) || 1);
   const pageSize = Number(params.get('page_size')) || DEFAULT_PAGE_SIZE;

@@ -45,10 +45,14 @@ export function VideosSection({
   projectUuid,
   subjectUuid,
   readOnly,
+  uploadBlockedReason,
 }: {
   projectUuid: string;
   subjectUuid: string;
+  /** No renaming or deleting (viewers, locked projects). */
   readOnly?: boolean;
+  /** Why a member cannot upload now (a draft or locked project): said in place of the drop zone. */
+  uploadBlockedReason?: string | null;
 }) {
   const { data, isLoading, isError } = useQuery(videoQueries.list(projectUuid, subjectUuid, { page_size: 500 }));
   const videos = data?.results ?? [];
@@ -97,7 +101,14 @@ export function VideosSection({
           <CardDescription>Recordings of this subject. Select one to play it.</CardDescription>
         </CardHeader>
         <CardContent className="grid grid-cols-1 gap-4">
-          {!readOnly ? (
+          {!readOnly && uploadBlockedReason ? (
+            <p
+              className="rounded-lg border border-dashed p-4 text-muted-foreground text-sm"
+              data-testid="upload-blocked"
+            >
+              {uploadBlockedReason}
+            </p>
+          ) : !readOnly ? (
             <>
               <VideoDropzone onFiles={(files) => files.forEach(uploads.start)} />
               <UploadList
