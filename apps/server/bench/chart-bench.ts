@@ -16,7 +16,7 @@ export interface ChartBenchOptions {
 }
 
 const root = path.resolve(import.meta.dirname, '../../..');
-const componentPath = path.join(root, 'apps/web/src/features/analysis/components/series-chart.tsx');
+const componentPath = path.join(root, 'apps/web/src/components/chart/series-chart.tsx');
 const EVENTS = 1000;
 const CURSOR_MOVES = 100;
 const ZOOMS = 5;

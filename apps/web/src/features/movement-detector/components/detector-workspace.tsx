@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Eye, Loader2, Play } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { usePlayer } from '@/components/player/player-controller';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import {
@@ -14,7 +15,7 @@ import {
 } from '@/features/analysis/api';
 import type { TimeRange } from '@/features/analysis/time-range-csv';
 import type { Video } from '@/features/videos/api';
-import { createVideoClock } from '../hooks/video-clock';
+import { playerFacts } from '@/features/videos/player-source';
 import {
   defaultParameterValues,
   type FieldErrors,
@@ -91,8 +92,8 @@ export function DetectorWorkspace({
     [video.width, video.height],
   );
 
-  const videoRef = useRef<HTMLVideoElement>(null);
-  const [clock] = useState(() => createVideoClock());
+  const player = usePlayer(playerFacts(video));
+  const clock = player.clock;
   const [rois, setRois] = useState<Roi[]>(initialRois);
   const [bypass, setBypass] = useState<TimeRange[]>([]);
   const [values, setValues] = useState<ParameterValues>(defaultParameterValues);
@@ -100,16 +101,7 @@ export function DetectorWorkspace({
   const [previewShown, setPreviewShown] = useState<PreviewShown | null>(null);
   const [compareUuid, setCompareUuid] = useState<string | null>(null);
 
-  const seek = useCallback(
-    (time: number) => {
-      const element = videoRef.current;
-      const end = element && Number.isFinite(element.duration) ? element.duration : duration;
-      const target = Math.min(Math.max(0, time), end > 0 ? end : Number.POSITIVE_INFINITY);
-      if (element) element.currentTime = target;
-      clock.set(target);
-    },
-    [clock, duration],
-  );
+  const seek = useCallback((time: number) => void player.seekTime(time), [player]);
 
   // The run named in the URL: its parameters go into the controls once, when it first arrives.
   const urlRun = useQuery({ ...analysisQueries.run(ref, runUuid ?? ''), enabled: runUuid !== null });
@@ -213,11 +205,8 @@ export function DetectorWorkspace({
               <RoiPlayer
                 video={video}
                 picture={picture}
-                fps={fps}
-                videoRef={videoRef}
-                clock={clock}
+                player={player}
                 rois={rois}
-                onSeek={seek}
                 onDrawRect={(rect: RoiRect) =>
                   setRois((current) => setRoiRect(current, activeRoiIndex(current, clock.get()), rect))
                 }
@@ -311,7 +300,7 @@ export function DetectorWorkspace({
                   stopping={revoke.isPending}
                 />
                 {shownRun.status === 'succeeded' ? (
-                  <RunResult videoRef={ref} run={shownRun} compareRun={compareRun} clock={clock} onSeek={seek} />
+                  <RunResult videoRef={ref} run={shownRun} compareRun={compareRun} player={player} />
                 ) : null}
               </>
             ) : urlRun.isError ? (

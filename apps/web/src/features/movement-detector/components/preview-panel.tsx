@@ -1,7 +1,7 @@
 import { Loader2 } from 'lucide-react';
 import { useMemo } from 'react';
+import { SeriesChart } from '@/components/chart/series-chart';
 import type { Preview } from '@/features/analysis/api';
-import { SeriesChart } from '@/features/analysis/components/series-chart';
 
 /** A preview as shown: the answer and how long the whole round trip took. */
 export interface PreviewShown {

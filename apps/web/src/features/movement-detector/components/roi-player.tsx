@@ -1,137 +1,47 @@
-import {
-  type PointerEvent,
-  type RefObject,
-  useCallback,
-  useEffect,
-  useRef,
-  useState,
-  useSyncExternalStore,
-} from 'react';
+import { type PointerEvent, useRef, useState, useSyncExternalStore } from 'react';
+import type { PlayerController } from '@/components/player/player-controller';
+import { PlayerControls } from '@/components/player/player-controls';
+import { transportKeys } from '@/components/player/player-keys';
+import type { TimeSource } from '@/components/player/time-store';
+import { VideoPlayer } from '@/components/player/video-player';
 import type { Video } from '@/features/videos/api';
-import {
-  frameAt,
-  frameTime,
-  playerKeys,
-  SpeedSelect,
-  TransportButtons,
-} from '@/features/videos/components/video-player';
-import { formatDuration } from '@/lib/format';
-import { useClockTime, type VideoClock } from '../hooks/video-clock';
+import { playerSource } from '@/features/videos/player-source';
 import { activeRoiIndex, type Point, type Roi, type RoiRect, rectFromDrag, type Size } from '../rois';
 
 /**
- * The features/videos player cannot host an overlay or hand out its element, so this one keeps its controls
- * (play, speed, frame steps, keys) and adds the ROI drawing layer. The video element belongs to the page
- * (`videoRef`), which seeks it from the timeline, the chart and the event list.
+ * The shared player with the ROI drawing layer in its overlay slot, its standard controls and keys (Space,
+ * arrows, Home). The page owns the `player`, which the timeline, the chart and the event list also drive.
  */
 export function RoiPlayer({
   video,
   picture,
-  fps,
-  videoRef,
-  clock,
+  player,
   rois,
-  onSeek,
   onDrawRect,
 }: {
   video: Video;
   picture: Size;
-  fps: number;
-  videoRef: RefObject<HTMLVideoElement | null>;
-  clock: VideoClock;
+  player: PlayerController;
   rois: readonly Roi[];
-  onSeek: (time: number) => void;
   /** A rectangle drawn for the ROI in force at the current time. */
   onDrawRect: (rect: RoiRect) => void;
 }) {
-  const [playing, setPlaying] = useState(false);
-  const [duration, setDuration] = useState(video.duration_s ?? 0);
-  const [rate, setRate] = useState(1);
-  const time = useClockTime(clock);
-
-  // While playing, publish the time on every animation frame (timeupdate alone fires ~4 times a second).
-  useEffect(() => {
-    const element = videoRef.current;
-    if (!playing || !element) return;
-    let handle = 0;
-    const tick = () => {
-      clock.set(element.currentTime);
-      handle = requestAnimationFrame(tick);
-    };
-    handle = requestAnimationFrame(tick);
-    return () => cancelAnimationFrame(handle);
-  }, [playing, clock, videoRef]);
-
-  const togglePlay = useCallback(() => {
-    const element = videoRef.current;
-    if (!element) return;
-    if (element.paused) void element.play().catch(() => setPlaying(false));
-    else element.pause();
-  }, [videoRef]);
-
-  const step = (frames: number) => {
-    videoRef.current?.pause();
-    onSeek(frameTime(frameAt(clock.get(), fps) + frames, fps));
-  };
-
-  const changeRate = (value: number) => {
-    setRate(value);
-    if (videoRef.current) videoRef.current.playbackRate = value;
-  };
-
-  const onKeyDown = playerKeys({ togglePlay, step, seek: onSeek, now: () => clock.get() });
-
-  const ratio = picture.width / picture.height;
-
   return (
-    <div
-      role="application"
-      aria-roledescription="video player"
-      aria-label={`Player: ${video.name}`}
-      // biome-ignore lint/a11y/noNoninteractiveTabindex: the player takes keyboard shortcuts (Space, arrows).
-      tabIndex={0}
-      onKeyDown={onKeyDown}
-      className="overflow-hidden rounded-xl border bg-card outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
-    >
-      <div className="bg-black">
-        {/* Sized to the picture's own ratio, so the drawing layer lies exactly over the picture. */}
-        <div
-          className="relative mx-auto w-full"
-          style={{ aspectRatio: `${picture.width} / ${picture.height}`, maxWidth: `calc(60vh * ${ratio})` }}
-        >
-          <video
-            ref={videoRef}
-            src={video.stream_url}
-            poster={video.thumbnail_url ?? undefined}
-            preload="auto"
-            playsInline
-            muted
-            className="absolute inset-0 size-full object-contain"
-            onPlay={() => setPlaying(true)}
-            onPause={() => setPlaying(false)}
-            onEnded={() => setPlaying(false)}
-            onTimeUpdate={(e) => clock.set(e.currentTarget.currentTime)}
-            onSeeked={(e) => clock.set(e.currentTarget.currentTime)}
-            onLoadedMetadata={(e) => {
-              if (Number.isFinite(e.currentTarget.duration)) setDuration(e.currentTarget.duration);
-              e.currentTarget.playbackRate = rate;
-            }}
-            data-testid="video-element"
-          />
-          <RoiOverlay picture={picture} rois={rois} clock={clock} onDrawRect={onDrawRect} onClick={togglePlay} />
-        </div>
-      </div>
-      <div className="flex flex-wrap items-center gap-1.5 p-3">
-        <TransportButtons playing={playing} onTogglePlay={togglePlay} onRestart={() => onSeek(0)} onStep={step} />
-        <span className="ml-1 font-mono text-sm tabular-nums" data-testid="player-time">
-          {formatDuration(time)} / {formatDuration(duration)}
-        </span>
-        <span className="text-muted-foreground text-xs tabular-nums" data-testid="player-frame">
-          frame {frameAt(time, fps)} · {time.toFixed(2)} s
-        </span>
-        <SpeedSelect id={`md-rate-${video.video_uuid}`} rate={rate} onChange={changeRate} />
-      </div>
-    </div>
+    <VideoPlayer
+      player={player}
+      source={{ ...playerSource(video), width: picture.width, height: picture.height }}
+      onKeyDown={transportKeys(player)}
+      overlay={
+        <RoiOverlay
+          picture={picture}
+          rois={rois}
+          clock={player.clock}
+          onDrawRect={onDrawRect}
+          onClick={() => player.togglePlay()}
+        />
+      }
+      controls={<PlayerControls player={player} id={`md-rate-${video.video_uuid}`} showSeconds />}
+    />
   );
 }
 
@@ -148,7 +58,7 @@ function RoiOverlay({
 }: {
   picture: Size;
   rois: readonly Roi[];
-  clock: VideoClock;
+  clock: TimeSource;
   onDrawRect: (rect: RoiRect) => void;
   onClick: () => void;
 }) {

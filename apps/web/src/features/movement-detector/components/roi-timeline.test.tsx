@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { createVideoClock } from '../hooks/video-clock';
+import { createTimeStore } from '@/components/player/time-store';
 import type { Roi } from '../rois';
 import { RoiTimeline } from './roi-timeline';
 
@@ -11,7 +11,7 @@ const rois: Roi[] = [
 ];
 
 function setup(time = 0) {
-  const clock = createVideoClock(time);
+  const clock = createTimeStore(time);
   const handlers = { onSeek: vi.fn(), onAdd: vi.fn(), onMove: vi.fn(), onDelete: vi.fn() };
   render(
     <RoiTimeline

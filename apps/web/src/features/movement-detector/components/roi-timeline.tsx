@@ -1,9 +1,9 @@
 import { Plus, Trash2 } from 'lucide-react';
 import { type KeyboardEvent, type PointerEvent, useRef, useSyncExternalStore } from 'react';
+import { type TimeSource, useTime } from '@/components/player/time-store';
 import { Button } from '@/components/ui/button';
 import type { TimeRange } from '@/features/analysis/time-range-csv';
 import { cn } from '@/lib/utils';
-import { useClockTime, type VideoClock } from '../hooks/video-clock';
 import { activeRoiIndex, describeRoiRect, type Roi, type Size } from '../rois';
 
 const DRAG_START_PX = 3;
@@ -31,7 +31,7 @@ export function RoiTimeline({
   picture: Size;
   rois: readonly Roi[];
   bypassRanges: readonly TimeRange[];
-  clock: VideoClock;
+  clock: TimeSource;
   onSeek: (time: number) => void;
   onAdd: () => void;
   onMove: (index: number, time: number) => void;
@@ -137,8 +137,8 @@ export function RoiTimeline({
   );
 }
 
-function Playhead({ clock, percent }: { clock: VideoClock; percent: (time: number) => string }) {
-  const time = useClockTime(clock);
+function Playhead({ clock, percent }: { clock: TimeSource; percent: (time: number) => string }) {
+  const time = useTime(clock);
   return (
     <div
       aria-hidden="true"

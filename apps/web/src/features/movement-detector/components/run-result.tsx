@@ -2,6 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Download } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { toast } from 'sonner';
+import { SeriesChart } from '@/components/chart/series-chart';
+import type { PlayerController } from '@/components/player/player-controller';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import {
@@ -12,12 +14,10 @@ import {
   analysisQueries,
   type VideoRef,
 } from '@/features/analysis/api';
-import { SeriesChart, type SeriesChartProps } from '@/features/analysis/components/series-chart';
 import type { TimeRange } from '@/features/analysis/time-range-csv';
 import { errorMessage } from '@/lib/errors';
 import { formatDate } from '@/lib/format';
 import { cn } from '@/lib/utils';
-import { useClockTime, type VideoClock } from '../hooks/video-clock';
 
 /** A run's bypass ranges as stored with its parameters. */
 function storedBypassRanges(run: AnalysisRun): [number, number][] {
@@ -36,14 +36,13 @@ export function RunResult({
   videoRef,
   run,
   compareRun,
-  clock,
-  onSeek,
+  player,
 }: {
   videoRef: VideoRef;
   run: AnalysisRun;
   compareRun: AnalysisRun | null;
-  clock: VideoClock;
-  onSeek: (time: number) => void;
+  /** The page's player: the chart follows it, and the chart and the event list seek it. */
+  player: PlayerController;
 }) {
   const series = useQuery(analysisQueries.series(videoRef, run.analysis_uuid));
   const compareSeries = useQuery({
@@ -72,21 +71,22 @@ export function RunResult({
 
   const openEvent = (event: AnalysisEvent) => {
     setSelectedId(event.id);
-    onSeek(event.time);
+    void player.seekTime(event.time);
   };
 
   return (
     <div className="grid grid-cols-1 gap-6">
       <div className="min-w-0" data-testid="result-chart">
         {series.data ? (
-          <LinkedChart
-            clock={clock}
+          <SeriesChart
+            player={player}
             series={series.data}
             events={chartEvents}
             bypassRanges={bypassRanges}
             threshold={run.summary?.threshold ?? null}
             compare={compare}
-            onSeek={onSeek}
+            height={260}
+            label="changed pixels"
           />
         ) : series.isError ? (
           <p className="text-destructive text-sm">The series could not be loaded: {errorMessage(series.error)}</p>
@@ -145,15 +145,6 @@ export function RunResult({
       </div>
     </div>
   );
-}
-
-/** The chart with the player's time as its cursor: only this re-renders while the video plays. */
-function LinkedChart({
-  clock,
-  ...props
-}: { clock: VideoClock } & Omit<SeriesChartProps, 'currentTime' | 'height' | 'label'>) {
-  const time = useClockTime(clock);
-  return <SeriesChart {...props} currentTime={time} height={260} label="changed pixels" />;
 }
 
 const number = (value: number | null | undefined, digits = 2) =>

@@ -2,6 +2,10 @@ import { useQuery } from '@tanstack/react-query';
 import { Activity, Film, MoreHorizontal, Pencil, PlayCircle, Trash2 } from 'lucide-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { usePlayer } from '@/components/player/player-controller';
+import { PlayerControls } from '@/components/player/player-controls';
+import { transportKeys } from '@/components/player/player-keys';
+import { VideoPlayer } from '@/components/player/video-player';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
@@ -32,8 +36,8 @@ import { cn } from '@/lib/utils';
 import { type Video, videoQueries } from '../api';
 import { useDeleteVideos, useRenameVideo } from '../hooks/use-video-mutations';
 import { useVideoUploads } from '../hooks/use-video-uploads';
+import { playerFacts, playerSource } from '../player-source';
 import { UploadList, VideoDropzone } from './video-dropzone';
-import { VideoPlayer } from './video-player';
 import { VideoStatusBadge } from './video-status-badge';
 
 export function VideosSection({
@@ -73,7 +77,7 @@ export function VideosSection({
     <div className="grid grid-cols-1 gap-6">
       {current ? (
         current.status === 'ready' ? (
-          <VideoPlayer key={current.video_uuid} video={current} />
+          <SubjectVideoPlayer key={current.video_uuid} video={current} />
         ) : (
           <Card>
             <CardContent className="flex items-center gap-3 py-2 text-sm">
@@ -355,5 +359,18 @@ function RenameVideoDialog({
         </form>
       </DialogContent>
     </Dialog>
+  );
+}
+
+/** The subject page's player: free play with the seek bar and the usual keys (Space, arrows, Home). */
+function SubjectVideoPlayer({ video }: { video: Video }) {
+  const player = usePlayer(playerFacts(video));
+  return (
+    <VideoPlayer
+      player={player}
+      source={playerSource(video)}
+      onKeyDown={transportKeys(player)}
+      controls={<PlayerControls player={player} id={`rate-${video.video_uuid}`} seekBar />}
+    />
   );
 }

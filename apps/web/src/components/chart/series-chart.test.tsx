@@ -66,13 +66,15 @@ vi.mock('uplot', async (importOriginal) => {
 });
 
 // The real tracer, counted: a return to the full view must reuse its path.
-vi.mock('../chart-paths', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../chart-paths')>();
+vi.mock('./chart-paths', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('./chart-paths')>();
   return { traceLine: vi.fn(actual.traceLine) };
 });
 
 const { DRAW_MEASURE, SeriesChart } = await import('./series-chart');
-const { traceLine } = await import('../chart-paths');
+const { useSeriesChart } = await import('./use-series-chart');
+const { createTimeStore } = await import('@/components/player/time-store');
+const { traceLine } = await import('./chart-paths');
 
 /** Lets uPlot's queued commit (a microtask) draw. */
 const settle = () => act(async () => await new Promise((resolve) => setTimeout(resolve, 0)));
@@ -262,4 +264,72 @@ describe('SeriesChart', () => {
     await settle();
     expect(spies.redraw).toHaveBeenCalledWith(false, false);
   });
+
+  it('follows a player: the cursor moves with its clock without rendering, and a click seeks it', async () => {
+    const clock = createTimeStore(0);
+    const player = { clock, seekTime: vi.fn(async (t: number) => t) };
+    let renders = 0;
+    function Counted() {
+      renders++;
+      return <SeriesChart series={makeSeries(1001, 10)} player={player} />;
+    }
+    render(<Counted />);
+    await settle();
+    const u = instances[0]!;
+    const spies = watch(u);
+    const line = screen.getByTestId('series-chart').querySelector<HTMLElement>('[data-testid="series-chart-cursor"]')!;
+    const rendersBefore = renders;
+    const transforms = new Set<string>();
+    for (let t = 1; t <= 30; t++) {
+      act(() => clock.set(t));
+      transforms.add(line.style.transform);
+    }
+    expect(transforms.size).toBe(30);
+    expect(renders).toBe(rendersBefore);
+    expect(spies.redraw).not.toHaveBeenCalled();
+
+    u.over.getBoundingClientRect = () => ({ left: 0, top: 0, width: 1000, height: 200 }) as DOMRect;
+    fireEvent.mouseDown(u.over, { button: 0, clientX: 250, clientY: 50 });
+    fireEvent.click(u.over, { button: 0, clientX: 250, clientY: 50 });
+    expect(player.seekTime).toHaveBeenCalledTimes(1);
+    expect(player.seekTime.mock.calls[0]![0]).toBeCloseTo(25, 6);
+  });
+
+  it('shows a fixed window, moves it with one setScale on the same chart, and does not zoom on a drag', async () => {
+    const series = makeSeries(36_000, 10); // one hour at 10 Hz
+    let seen: uPlot | null = null;
+    function Windowed({ from }: { from: number }) {
+      const { hostRef } = useSeriesChart({
+        series,
+        height: 200,
+        window: [from, from + 4],
+        onChart: (u) => {
+          seen = u;
+          return undefined;
+        },
+      });
+      return <div ref={hostRef} />;
+    }
+    const { rerender } = render(<Windowed from={100} />);
+    await settle();
+    const u = instances[0]!;
+    expect(seen).toBe(u);
+    expect(u.scales.x?.min).toBe(100);
+    expect(u.scales.x?.max).toBe(104);
+    const spies = watch(u);
+    const traced = vi.mocked(traceLine).mock.calls.length;
+
+    rerender(<Windowed from={2000} />);
+    await settle();
+    expect(instances).toHaveLength(1);
+    expect(spies.setScale).toHaveBeenCalledWith('x', { min: 2000, max: 2004 });
+    expect(u.scales.x?.min).toBe(2000);
+    expect(u.scales.x?.max).toBe(2004);
+    // Only the window's points are traced: about 40 of the 36,000.
+    const call = vi.mocked(traceLine).mock.calls.at(-1)!;
+    expect(vi.mocked(traceLine).mock.calls.length).toBeGreaterThan(traced);
+    expect(call[4] - call[3]).toBeLessThan(50);
+    expect(u.cursor.drag?.setScale).toBe(false);
+  });
 });
+

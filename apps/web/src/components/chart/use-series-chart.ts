@@ -1,16 +1,12 @@
 import 'uplot/dist/uPlot.min.css';
-import { ZoomOut } from 'lucide-react';
-import { type JSX, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { type RefObject, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import uPlot from 'uplot';
-import { Button } from '@/components/ui/button';
+import type { TimeSource } from '@/components/player/time-store';
 import {
-  type AxisMap,
   buildTimes,
-  bypassPixelSpans,
   type ChartEvent,
+  type ChartSeries,
   cachedExtent,
-  describeChart,
-  eventPixels,
   formatCompact,
   formatSeconds,
   lowerBound,
@@ -18,29 +14,9 @@ import {
   visibleIndexRange,
   xWindow,
   yRange,
-} from '../chart-data';
-import { traceLine } from '../chart-paths';
-import { type ChartColors, documentChartColors } from '../chart-theme';
-
-export interface SeriesChartProps {
-  /** NaN = no value (bypassed frame): drawn as a gap. */
-  series: { values: Float64Array; times: Float64Array | null; fps: number };
-  /** Vertical markers; discarded ones dimmed, selected ones emphasised. */
-  events?: { time: number; discarded?: boolean; selected?: boolean }[];
-  /** Shaded spans [start, end) in seconds. */
-  bypassRanges?: [number, number][];
-  /** A dashed horizontal line. */
-  threshold?: number | null;
-  /** A second series on its own x values, in another colour and in the legend. */
-  compare?: { values: Float64Array; times: Float64Array | null; fps: number; label: string } | null;
-  /** A cursor line at this time; moving it never redraws the data. */
-  currentTime?: number;
-  /** A click (without a drag) on the plot: the time under the pointer. */
-  onSeek?: (timeSeconds: number) => void;
-  height?: number;
-  /** The y-axis label, e.g. "changed pixels". */
-  label?: string;
-}
+} from './chart-data';
+import { type DrawState, drawBypass, drawMarkers, formatValue, linePaths } from './chart-draw';
+import { documentChartColors } from './chart-theme';
 
 /** The performance measure around the first full draw after data is set (read by the chart benchmark). */
 export const DRAW_MEASURE = 'series-chart-draw';
@@ -51,130 +27,75 @@ const LINE_WIDTH = 1.25;
 /** Pointer travel (CSS px) below which a press is a click (seek), not a drag (zoom). */
 const CLICK_SLOP = 4;
 
-/** The props and theme the canvas hooks read at draw time, so changing them needs a redraw, never a new chart. */
-interface Live {
-  events: readonly ChartEvent[];
-  bypassRanges: readonly [number, number][];
-  threshold: number | null;
-  currentTime: number | undefined;
+export interface SeriesChartOptions {
+  /** NaN = no value (bypassed frame): drawn as a gap. */
+  series: ChartSeries;
+  /** Vertical markers; discarded ones dimmed, selected ones emphasised. */
+  events?: readonly ChartEvent[];
+  /** Shaded spans [start, end) in seconds. */
+  bypassRanges?: readonly (readonly [number, number])[];
+  /** A dashed horizontal line. */
+  threshold?: number | null;
+  /** A second series on its own x values, in another colour and in the legend. */
+  compare?: (ChartSeries & { label: string }) | null;
+  /**
+   * The playback cursor: a time, or a player's clock (`player.clock`), which the cursor follows without any React
+   * render — the way to lock a chart to the player. Moving it never redraws the data.
+   */
+  cursor?: number | TimeSource | undefined;
+  /** A click (without a drag) on the plot: the time under the pointer. */
+  onSeek?: ((timeSeconds: number) => void) | undefined;
+  height: number;
+  /** The y-axis label, e.g. "changed pixels". */
+  label?: string | undefined;
+  /** A fixed time window [from, to] in seconds. Without it the chart shows everything and a drag zooms. */
+  window?: readonly [number, number] | null;
+  /** Called with each chart built (a new data set builds a new one); may return a clean-up. For custom pointer work. */
+  onChart?: ((u: uPlot) => (() => void) | undefined) | undefined;
+}
+
+export interface SeriesChartHandle {
+  /** The element the chart draws into (size it; the chart follows its width). */
+  hostRef: RefObject<HTMLDivElement | null>;
+  /** An element that shows the value under the pointer. */
+  readoutRef: RefObject<HTMLSpanElement | null>;
+  /** The x values of the main series. */
+  times: Float64Array;
+  /** Zoomed in (only without a fixed window). */
+  zoomed: boolean;
+  resetZoom: () => void;
+}
+
+/** What the canvas and the pointer handlers read at event time: changing it never builds a new chart. */
+interface Live extends DrawState {
+  cursor: number | undefined;
   compareLabel: string | null;
   onSeek: ((time: number) => void) | undefined;
-  colors: ChartColors;
+  window: readonly [number, number] | null;
 }
 
-function formatValue(value: number | undefined): string {
-  if (value === undefined || Number.isNaN(value)) return '—';
-  return Number.isInteger(value) ? value.toLocaleString('en-US') : String(Number(value.toPrecision(4)));
-}
-
-/** Canvas-pixel maps of the plot box for the current scales (null before the first ranging). */
-function plotMaps(u: uPlot): { x: AxisMap; y: AxisMap } | null {
-  const { min: xMin, max: xMax } = u.scales.x ?? {};
-  const { min: yMin, max: yMax } = u.scales.y ?? {};
-  if (xMin == null || xMax == null || yMin == null || yMax == null || xMax === xMin || yMax === yMin) return null;
-  const { left, top, width, height } = u.bbox;
-  return {
-    x: { min: xMin, max: xMax, offset: left, size: width },
-    // Canvas y grows downwards: the minimum sits at the bottom edge.
-    y: { min: yMin, max: yMax, offset: top + height, size: -height },
-  };
-}
-
-/** A line series traced from its own x and y arrays (NaN gaps, per-pixel min/max beyond 2 points a pixel). */
-function linePaths(times: Float64Array, values: Float64Array): uPlot.Series.PathBuilder {
-  // The full view's path, kept so that resetting a zoom does not trace every point again.
-  let fullView: { key: string; stroke: Path2D } | null = null;
-  return (u) => {
-    const maps = plotMaps(u);
-    if (!maps) return null;
-    const range = visibleIndexRange(times, maps.x.min, maps.x.max);
-    const whole = range !== null && range[0] === 0 && range[1] === times.length - 1;
-    const key = whole
-      ? [maps.x.min, maps.x.max, maps.x.offset, maps.x.size, maps.y.min, maps.y.max, maps.y.offset].join()
-      : '';
-    if (whole && fullView?.key === key) return { stroke: fullView.stroke, fill: null, clip: null, flags: 0 };
-    const stroke = new Path2D();
-    if (range) traceLine(stroke, times, values, range[0], range[1], maps.x, maps.y);
-    if (whole) fullView = { key, stroke };
-    return { stroke, fill: null, clip: null, flags: 0 };
-  };
-}
-
-function drawBypass(u: uPlot, live: Live) {
-  const maps = plotMaps(u);
-  if (!maps || live.bypassRanges.length === 0) return;
-  const { ctx } = u;
-  ctx.save();
-  ctx.fillStyle = live.colors.bypass;
-  ctx.globalAlpha = 0.16;
-  for (const [a, b] of bypassPixelSpans(live.bypassRanges, maps.x)) ctx.fillRect(a, u.bbox.top, b - a, u.bbox.height);
-  ctx.restore();
-}
-
-function drawMarkers(u: uPlot, live: Live) {
-  const maps = plotMaps(u);
-  if (!maps) return;
-  const { ctx } = u;
-  const ratio = uPlot.pxRatio;
-  const { top, height, left, width } = u.bbox;
-  ctx.save();
-  ctx.beginPath();
-  ctx.rect(left, top, width, height);
-  ctx.clip();
-
-  const strokeVerticals = (xs: number[], color: string, lineWidth: number, alpha: number, dash: number[]) => {
-    if (xs.length === 0) return;
-    ctx.strokeStyle = color;
-    ctx.lineWidth = lineWidth * ratio;
-    ctx.globalAlpha = alpha;
-    ctx.setLineDash(dash.map((d) => d * ratio));
-    ctx.beginPath();
-    // Whole-pixel centres keep thin lines crisp.
-    const snap = Math.round(lineWidth * ratio) % 2 === 1 ? 0.5 : 0;
-    for (const x of xs) {
-      const px = Math.round(x) + snap;
-      ctx.moveTo(px, top);
-      ctx.lineTo(px, top + height);
-    }
-    ctx.stroke();
-  };
-  const markers = eventPixels(live.events, maps.x);
-  strokeVerticals(markers.discarded, live.colors.discarded, 1, 0.45, [3, 3]);
-  strokeVerticals(markers.normal, live.colors.event, 1, 0.75, []);
-  strokeVerticals(markers.selected, live.colors.selected, 3, 1, []);
-
-  const threshold = live.threshold;
-  if (threshold != null && Number.isFinite(threshold)) {
-    const y = Math.round(maps.y.offset + ((threshold - maps.y.min) / (maps.y.max - maps.y.min)) * maps.y.size) + 0.5;
-    ctx.strokeStyle = live.colors.threshold;
-    ctx.lineWidth = ratio;
-    ctx.globalAlpha = 0.7;
-    ctx.setLineDash([6 * ratio, 4 * ratio]);
-    ctx.beginPath();
-    ctx.moveTo(left, y);
-    ctx.lineTo(left + width, y);
-    ctx.stroke();
-  }
-  ctx.restore();
-}
+const cursorTime = (cursor: SeriesChartOptions['cursor']) => (typeof cursor === 'object' ? cursor.get() : cursor);
 
 /**
- * A time-series chart on uPlot for up to millions of points: typed arrays passed as they are, lines traced with
- * per-pixel min/max, NaN drawn as gaps. Drag on the plot to zoom into a time window, double-click (or the button) to
- * see everything again, click to seek. The `currentTime` cursor is a positioned element over the canvas, so a playing
- * video moves it without redrawing the data.
+ * The app's one uPlot hook, for series of one value per frame (10⁵–10⁶ points): typed arrays passed as they are,
+ * lines traced with per-pixel min/max, NaN drawn as gaps, events, bypass shading and the threshold drawn over the
+ * cached line paths. A playback cursor is an element over the canvas, so a playing video moves it without redrawing
+ * the data. SeriesChart is its standard frame; Quick Score's trace uses it with a fixed window.
  */
-export function SeriesChart({
-  series,
-  events = NO_EVENTS,
-  bypassRanges = NO_RANGES,
-  threshold = null,
-  compare = null,
-  currentTime,
-  onSeek,
-  height = 240,
-  label,
-}: SeriesChartProps): JSX.Element {
+export function useSeriesChart(options: SeriesChartOptions): SeriesChartHandle {
+  const {
+    series,
+    events = NO_EVENTS,
+    bypassRanges = NO_RANGES,
+    threshold = null,
+    compare = null,
+    cursor,
+    onSeek,
+    height,
+    label,
+    window = null,
+    onChart,
+  } = options;
   const { values, times: ownTimes, fps } = series;
   const times = useMemo(() => buildTimes({ values, times: ownTimes, fps }), [values, ownTimes, fps]);
   const compareValues = compare?.values ?? null;
@@ -185,23 +106,27 @@ export function SeriesChart({
     [compareValues, compareOwnTimes, compareFps],
   );
   const compareLabel = compare?.label ?? null;
+  const fixedWindow = window !== null;
 
   const hostRef = useRef<HTMLDivElement>(null);
   const readoutRef = useRef<HTMLSpanElement>(null);
   const chartRef = useRef<uPlot | null>(null);
   const cursorLineRef = useRef<HTMLDivElement | null>(null);
   const heightRef = useRef(height);
+  const onChartRef = useRef(onChart);
+  onChartRef.current = onChart;
   const [zoomed, setZoomed] = useState(false);
   const liveRef = useRef<Live>(null as unknown as Live);
-  // Lazy, so the theme's computed style is read once, not on every render (currentTime changes at 60 Hz).
+  // Lazy, so the theme's computed style is read once, not on every render.
   if (liveRef.current === null)
     liveRef.current = {
       events,
       bypassRanges,
       threshold,
-      currentTime,
+      cursor: cursorTime(cursor),
       compareLabel,
       onSeek,
+      window,
       colors: documentChartColors(),
     };
   /** The data extents in the current x window, kept by the y range so a threshold change can re-range cheaply. */
@@ -211,7 +136,7 @@ export function SeriesChart({
     const u = chartRef.current;
     const line = cursorLineRef.current;
     if (!u || !line) return;
-    const time = liveRef.current.currentTime;
+    const time = liveRef.current.cursor;
     const { min, max } = u.scales.x ?? {};
     if (time == null || !Number.isFinite(time) || min == null || max == null || time < min || time > max) {
       line.style.display = 'none';
@@ -221,13 +146,16 @@ export function SeriesChart({
     line.style.transform = `translateX(${u.valToPos(time, 'x') - 1}px)`;
   }, []);
 
-  // One chart per data set: new series (or a new compare series, or axis label) build a new chart; everything else
-  // updates the one that exists.
+  // One chart per data set: new series (or a new compare series, axis label or window mode) build a new chart;
+  // everything else updates the one that exists.
   useLayoutEffect(() => {
     const host = hostRef.current;
     if (!host) return;
     let drawStart: number | null = null;
-    let lastX: [number, number] = [times[0] ?? 0, times[times.length - 1] ?? 1];
+    const initialWindow = liveRef.current.window;
+    let lastX: [number, number] = initialWindow
+      ? [initialWindow[0], initialWindow[1]]
+      : [times[0] ?? 0, times[times.length - 1] ?? 1];
     const mainExtent = cachedExtent(values);
     const compareExtent = compareValues ? cachedExtent(compareValues) : null;
 
@@ -269,15 +197,18 @@ export function SeriesChart({
         y: false,
         points: { show: false },
         // uPlot swallows any click after the pointer moved at all; the seek handler applies its own slop instead, so a
-        // slightly shaky click still seeks.
-        drag: { x: true, y: false, setScale: true, dist: CLICK_SLOP, click: () => {} },
+        // slightly shaky click still seeks. A fixed window does not zoom.
+        drag: fixedWindow
+          ? { x: false, y: false, setScale: false }
+          : { x: true, y: false, setScale: true, dist: CLICK_SLOP, click: () => {} },
       },
       scales: {
         x: {
           time: false,
           range: (_u, min, max) => {
-            if (min == null || max == null) return lastX;
-            lastX = xWindow([min, max], times, compareTimes);
+            const fixed = liveRef.current.window;
+            if (fixed) lastX = [fixed[0], fixed[1]];
+            else if (min != null && max != null) lastX = xWindow([min, max], times, compareTimes);
             return lastX;
           },
         },
@@ -334,6 +265,7 @@ export function SeriesChart({
           (u, key) => {
             if (key !== 'x') return;
             positionCursorLine();
+            if (liveRef.current.window) return;
             const full = xWindow([times[0] ?? 0, times[times.length - 1] ?? 0], times, compareTimes);
             const { min, max } = u.scales.x ?? {};
             const epsilon = (full[1] - full[0]) * 1e-9;
@@ -386,15 +318,17 @@ export function SeriesChart({
     };
     u.over.addEventListener('mousedown', onMouseDown);
     u.over.addEventListener('click', onClick);
+    const release = onChartRef.current?.(u);
 
     return () => {
+      release?.();
       u.over.removeEventListener('mousedown', onMouseDown);
       u.over.removeEventListener('click', onClick);
       u.destroy();
       chartRef.current = null;
       cursorLineRef.current = null;
     };
-  }, [times, values, compareTimes, compareValues, label, positionCursorLine]);
+  }, [times, values, compareTimes, compareValues, label, fixedWindow, positionCursorLine]);
 
   // Overlays drawn on the canvas: a change redraws from the cached line paths (no re-tracing of the data).
   useLayoutEffect(() => {
@@ -411,16 +345,37 @@ export function SeriesChart({
     else u.redraw(false, false);
   }, [events, bypassRanges, threshold]);
 
+  // A fixed window moves with one setScale: the path builder traces only the points inside it.
+  const windowFrom = window?.[0];
+  const windowTo = window?.[1];
+  useLayoutEffect(() => {
+    const live = liveRef.current;
+    live.window = windowFrom !== undefined && windowTo !== undefined ? [windowFrom, windowTo] : null;
+    const u = chartRef.current;
+    if (!u || !live.window) return;
+    if (u.scales.x?.min !== windowFrom || u.scales.x?.max !== windowTo)
+      u.setScale('x', { min: windowFrom!, max: windowTo! });
+  }, [windowFrom, windowTo]);
+
   useLayoutEffect(() => {
     liveRef.current.onSeek = onSeek;
     liveRef.current.compareLabel = compareLabel;
   }, [onSeek, compareLabel]);
 
-  // The playback cursor: one style write, no canvas work.
+  // The playback cursor: one style write, no canvas work. A clock is followed by subscription, without renders.
   useLayoutEffect(() => {
-    liveRef.current.currentTime = currentTime;
-    positionCursorLine();
-  }, [currentTime, positionCursorLine]);
+    if (typeof cursor !== 'object') {
+      liveRef.current.cursor = cursor;
+      positionCursorLine();
+      return;
+    }
+    const follow = () => {
+      liveRef.current.cursor = cursor.get();
+      positionCursorLine();
+    };
+    follow();
+    return cursor.subscribe(follow);
+  }, [cursor, positionCursorLine]);
 
   useLayoutEffect(() => {
     heightRef.current = height;
@@ -451,61 +406,15 @@ export function SeriesChart({
     return () => observer.disconnect();
   }, []);
 
-  const description = useMemo(
-    () =>
-      describeChart({
-        label,
-        points: values.length,
-        duration: times.length > 0 ? (times[times.length - 1] ?? 0) - (times[0] ?? 0) : 0,
-        events,
-        threshold,
-        compareLabel,
-      }),
-    [label, values, times, events, threshold, compareLabel],
-  );
+  const resetZoom = useCallback(() => {
+    const u = chartRef.current;
+    const first = times[0];
+    const last = times[times.length - 1];
+    // The main series' full extent widens to every series' (see the x range).
+    if (u && first !== undefined && last !== undefined) u.setScale('x', { min: first, max: last });
+  }, [times]);
 
-  return (
-    <div className="relative min-w-0">
-      <div role="img" aria-label={description} data-testid="series-chart" className="flex min-w-0 flex-col gap-1">
-        <div className="flex min-h-8 flex-wrap items-center gap-x-4 gap-y-1 pr-28 text-muted-foreground text-xs">
-          <LegendItem color="bg-primary" text={label ?? 'Value'} />
-          {compareLabel && compareValues ? <LegendItem color="bg-success" text={compareLabel} /> : null}
-          <span ref={readoutRef} className="ml-auto font-mono tabular-nums" />
-        </div>
-        <div
-          ref={hostRef}
-          className="min-w-0 overflow-hidden [&_.u-select]:bg-foreground/10 [&_.u-cursor-x]:border-muted-foreground/60"
-          style={{ height }}
-        />
-      </div>
-      <div className="absolute top-0 right-0">
-        {zoomed ? (
-          <Button variant="ghost" size="sm" onClick={() => resetZoom(chartRef.current, times)}>
-            <ZoomOut />
-            Reset zoom
-          </Button>
-        ) : (
-          <span className="hidden h-8 items-center text-muted-foreground text-xs sm:flex">Drag to zoom</span>
-        )}
-      </div>
-    </div>
-  );
-}
-
-function LegendItem({ color, text }: { color: string; text: string }) {
-  return (
-    <span className="inline-flex items-center gap-1.5">
-      <span className={`inline-block h-0.5 w-4 rounded ${color}`} />
-      {text}
-    </span>
-  );
-}
-
-function resetZoom(u: uPlot | null, times: Float64Array) {
-  const first = times[0];
-  const last = times[times.length - 1];
-  // The main series' full extent widens to every series' (see the x range).
-  if (u && first !== undefined && last !== undefined) u.setScale('x', { min: first, max: last });
+  return { hostRef, readoutRef, times, zoomed, resetZoom };
 }
 
 function measureDraw(start: number, points: number) {
