@@ -4,6 +4,7 @@ import authRoutes from './auth/auth.routes.js';
 import fileRoutes from './files/file.routes.js';
 import healthRoutes from './health/health.routes.js';
 import invitationRoutes from './invitations/invitation.routes.js';
+import labelRoutes from './labels/label.routes.js';
 import projectRoutes from './projects/project.routes.js';
 import subjectRoutes from './subjects/subject.routes.js';
 import userRoutes from './users/user.routes.js';
@@ -20,4 +21,5 @@ export const apiModules: ((app: FastifyInstance) => Promise<void>)[] = [
   subjectRoutes,
   videoRoutes,
   analysisRoutes,
+  labelRoutes,
 ];
