@@ -332,4 +332,3 @@ describe('SeriesChart', () => {
     expect(u.cursor.drag?.setScale).toBe(false);
   });
 });
-

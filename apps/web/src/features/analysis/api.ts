@@ -14,7 +14,9 @@ export type CreateAnalysisBody = ApiRequestBody<VideoAnalysisPath<''>, 'post'>;
 export type Preview = ApiResponse<VideoAnalysisPath<'create-preview/'>, 'post'>;
 export type EventsAnswer = ApiResponse<VideoAnalysisPath<'retrieve-events/'>, 'get'>;
 export type AnalysisEvent = EventsAnswer['events'][number];
-export type EventChange = ApiRequestBody<VideoAnalysisPath<'update-events/'>, 'post'>['changes'][number];
+export type UpdateEventsBody = ApiRequestBody<VideoAnalysisPath<'update-events/'>, 'post'>;
+export type EventChange = UpdateEventsBody['changes'][number];
+export type UpdateEventsAnswer = ApiResponse<VideoAnalysisPath<'update-events/'>, 'post'>;
 
 /** A run still has work ahead: poll it. */
 export const isRunActive = (run: Pick<AnalysisRun, 'status'>) => run.status === 'queued' || run.status === 'running';
@@ -93,8 +95,8 @@ export const analysisApi = {
     apiRequest<EventsAnswer>(`${videoBase(ref, 'analysisRetrieveEvents')}retrieve-events/`, {
       query: { analysis_uuid: requireParam('analysisUuid', analysisUuid, 'analysisRetrieveEvents') },
     }),
-  updateEvents: (ref: VideoRef, body: { analysis_uuid: string; version: number; changes: EventChange[] }) =>
-    apiRequest<EventsAnswer>(`${videoBase(ref, 'analysisUpdateEvents')}update-events/`, {
+  updateEvents: (ref: VideoRef, body: UpdateEventsBody) =>
+    apiRequest<UpdateEventsAnswer>(`${videoBase(ref, 'analysisUpdateEvents')}update-events/`, {
       method: 'POST',
       body: requireParam('body', body, 'analysisUpdateEvents'),
     }),
