@@ -36,6 +36,7 @@ export async function seriesFile(context: AppContext, video: VideoRow, analysisU
     size: info.size,
     sampleCount: run.sampleCount ?? info.size / 8,
     fps: (run.source as { fps?: number } | null)?.fps ?? null,
+    hasTimes: run.timesKey !== null,
     open: () => context.storage.read(key),
   };
 }

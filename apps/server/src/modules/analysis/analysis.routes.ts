@@ -258,7 +258,7 @@ export default async function analysisRoutes(app: FastifyInstance) {
         tags,
         summary: "A run's series as raw little-endian Float64 (for charts): `?part=values` (NaN = no value) or `times`",
         description:
-          'values[i] is sample i; its time is times[i] when the run has times (an imported time,value series), else i / fps. Headers: x-sample-count, x-fps.',
+          'values[i] is sample i; its time is times[i] when the run has times (an imported time,value series; header x-has-times: 1), else i / fps. Headers: x-sample-count, x-fps, x-has-times.',
         params: analysisParams,
         querystring: seriesQuery,
         response: { 200: fileResponse, ...projectErrorResponses },
@@ -276,6 +276,7 @@ export default async function analysisRoutes(app: FastifyInstance) {
         .header('content-length', file.size)
         .header('x-sample-count', String(file.sampleCount))
         .header('x-fps', String(file.fps ?? ''))
+        .header('x-has-times', file.hasTimes ? '1' : '0')
         .header('cache-control', 'private, max-age=3600')
         .send(await file.open());
     },

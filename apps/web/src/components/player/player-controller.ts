@@ -239,7 +239,7 @@ export class PlayerController {
   private onPresented(now: number, mediaTime: number) {
     if (this.targetFrame === null) this.time.set(mediaTime);
     const run = this.running;
-    if (!run || !run.playing || run.generation !== this.generation) return;
+    if (!run?.playing || run.generation !== this.generation) return;
     const frame = nearestFrame(mediaTime, this.fps);
     if (frame < run.clip.start) return;
     if (run.requestedAt !== null) {

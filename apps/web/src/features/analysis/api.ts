@@ -110,12 +110,9 @@ export const analysisApi = {
     const path = `${videoBase(ref, 'analysisSeries')}${requireParam('analysisUuid', analysisUuid, 'analysisSeries')}/series/`;
     const response = await apiBinary(path);
     const fps = Number(response.headers.get('x-fps')) || 30;
+    const hasTimes = response.headers.get('x-has-times') === '1';
     const values = await float64(response);
-    const run = await analysisApi.retrieve(ref, analysisUuid);
-    const times =
-      run.kind === 'timeseries_import'
-        ? await float64(await apiBinary(path, { query: { part: 'times' } })).catch(() => null)
-        : null;
+    const times = hasTimes ? await float64(await apiBinary(path, { query: { part: 'times' } })) : null;
     return { values, times, fps };
   },
   /** Downloads a run's table (events or series) as CSV or XLSX through the browser. */

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Activity, Film, Loader2, Upload, Users } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { EmptyState } from '@/components/layout/empty-state';
 import { PageContainer, PageHeader } from '@/components/layout/page-header';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
@@ -54,10 +55,10 @@ export function MovementDetectorPage({ projectUuid }: { projectUuid: string }) {
   if (subjects.isLoading) {
     body = <Skeleton className="h-64" />;
   } else if (subjects.isError) {
-    body = <Message title="The subjects could not be loaded." />;
+    body = <EmptyState title="The subjects could not be loaded." />;
   } else if (subjectList.length === 0) {
     body = (
-      <Message
+      <EmptyState
         icon={<Users aria-hidden="true" />}
         title="No subjects yet"
         text="Movement detection runs on a subject’s videos. Add a subject, upload a video, then come back."
@@ -70,21 +71,21 @@ export function MovementDetectorPage({ projectUuid }: { projectUuid: string }) {
     );
   } else if (!target.subject) {
     body = (
-      <Message
+      <EmptyState
         icon={<Activity aria-hidden="true" />}
         title="Choose a subject and a video"
         text="Pick the recording to analyse above."
       />
     );
   } else if (!subject) {
-    body = <Message title="This subject is not in the project." text="Choose another subject above." />;
+    body = <EmptyState title="This subject is not in the project." text="Choose another subject above." />;
   } else if (videos.isLoading) {
     body = <Skeleton className="h-64" />;
   } else if (videos.isError) {
-    body = <Message title="The videos could not be loaded." />;
+    body = <EmptyState title="The videos could not be loaded." />;
   } else if (videoList.length === 0) {
     body = (
-      <Message
+      <EmptyState
         icon={<Film aria-hidden="true" />}
         title={`No videos for ${subject.name}`}
         text="Upload a recording on the subject’s page; it can be analysed once it is processed."
@@ -100,17 +101,17 @@ export function MovementDetectorPage({ projectUuid }: { projectUuid: string }) {
     );
   } else if (!target.video) {
     body = (
-      <Message
+      <EmptyState
         icon={<Film aria-hidden="true" />}
         title="Choose a video"
         text="Pick one of the subject’s videos above."
       />
     );
   } else if (!video) {
-    body = <Message title="This video is not in the subject." text="Choose another video above." />;
+    body = <EmptyState title="This video is not in the subject." text="Choose another video above." />;
   } else if (video.status === 'failed') {
     body = (
-      <Message
+      <EmptyState
         icon={<VideoStatusBadge status="failed" />}
         title="This video could not be processed"
         text={video.error || 'Upload it again from the subject’s page.'}
@@ -118,7 +119,7 @@ export function MovementDetectorPage({ projectUuid }: { projectUuid: string }) {
     );
   } else if (video.status !== 'ready') {
     body = (
-      <Message
+      <EmptyState
         icon={<Loader2 className="animate-spin" aria-hidden="true" />}
         title="This video is still being processed"
         text="It opens here as soon as it is ready; this page checks every few seconds."
@@ -209,28 +210,5 @@ function VideoFacts({ video }: { video: Video }) {
       <span className="tabular-nums">{formatFps(video.fps)}</span>
       <span className="tabular-nums">{formatResolution(video.width, video.height)}</span>
     </p>
-  );
-}
-
-function Message({
-  icon,
-  title,
-  text,
-  action,
-}: {
-  icon?: ReactNode;
-  title: string;
-  text?: string;
-  action?: ReactNode;
-}) {
-  return (
-    <Card>
-      <CardContent className="flex flex-col items-center gap-2 py-10 text-center" data-testid="md-empty">
-        {icon ? <div className="text-muted-foreground [&_svg]:size-7">{icon}</div> : null}
-        <p className="font-medium">{title}</p>
-        {text ? <p className="max-w-md text-muted-foreground text-sm">{text}</p> : null}
-        {action ? <div className="pt-2">{action}</div> : null}
-      </CardContent>
-    </Card>
   );
 }
