@@ -215,3 +215,171 @@ test('keyboard review of 20 events: discard, flag, labels, move, add, undo — e
   await page.reload();
   await expect(page.getByTestId('event-position')).toHaveText('Event 18 of 20');
 });
+
+test('two tabs on the same run lose no action; a change made on a value the other tab changed is refused with what changed', async ({
+  context,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const { analysisUuid } = await importRunWithEvents(request, member, place, EVENT_FRAMES.slice(0, 6), CODED.frames);
+  const server = () => serverEvents(request, member, place, analysisUuid);
+  const ids = (await server()).events.map((e) => e.id);
+  const first = await context.newPage();
+  const second = await context.newPage();
+  await openRun(first, member, analysisUuid);
+  await openRun(second, member, analysisUuid);
+  for (const tab of [first, second]) await expect(tab.getByTestId('event-position')).toHaveText('Event 1 of 6');
+
+  // The first tab discards event 1; the second, which has not seen that, flags it: both are kept.
+  await first.bringToFront();
+  await first.keyboard.press('d');
+  await expect.poll(async () => (await server()).events[0]!.discarded).toBe(true);
+  await second.bringToFront();
+  await second.keyboard.press('f');
+  await expect.poll(async () => (await server()).events[0]!.flagged).toBe(true);
+  expect((await server()).events[0]!.discarded).toBe(true);
+  await expect(second.getByTestId('review-notices')).toContainText('applied on top of theirs');
+  await expect(second.getByTestId('event-state')).toContainText('Discarded');
+
+  // Both label event 2: the second tab's label was chosen over a label it never saw, so it is refused and said.
+  for (const tab of [first, second]) {
+    await tab.bringToFront();
+    await tab.keyboard.press('ArrowRight');
+    await expect(tab.getByTestId('event-position')).toHaveText('Event 2 of 6');
+  }
+  await first.bringToFront();
+  await first.keyboard.press('Shift');
+  await first.keyboard.type('tail');
+  await first.keyboard.press('Enter');
+  await expect.poll(async () => byId((await server()).events, ids[1]!).label).toBe('tail');
+  await second.bringToFront();
+  await second.keyboard.press('Shift');
+  await second.keyboard.type('rh');
+  await second.keyboard.press('Enter');
+  await expect(second.getByTestId('review-notices')).toContainText(
+    /labelled the event at 2\.500 s “tail”; your label “right hand” was not saved/,
+  );
+  await expect(second.getByTestId('event-label')).toHaveText('tail');
+  // …while its other changes on the same event still count.
+  await second.keyboard.press('d');
+  await expect.poll(async () => byId((await server()).events, ids[1]!).discarded).toBe(true);
+
+  // A save that fails stays queued — across a reload of the tab — and is sent once the server answers again.
+  await first.bringToFront();
+  await first.route('**/analysis/update-events/', (route) => route.abort('connectionrefused'));
+  await first.keyboard.press('ArrowRight');
+  await first.keyboard.press('f');
+  await expect(first.getByTestId('save-status')).toHaveAttribute('data-state', 'unsaved');
+  await expect(first.getByTestId('save-status')).toContainText('Not saved yet');
+  expect(byId((await server()).events, ids[2]!).flagged).toBe(false);
+  // Closing or reloading asks first, and the action survives the reload.
+  const warned = new Promise<string>((resolve) => {
+    first.once('dialog', (dialog) => {
+      resolve(dialog.type());
+      void dialog.accept();
+    });
+  });
+  await first.reload();
+  expect(await warned).toBe('beforeunload');
+  await expect(first.getByTestId('review-notices')).toContainText('1 unsaved change from your last visit');
+  await expect(first.getByTestId('save-status')).toHaveAttribute('data-state', 'unsaved');
+  await first.unroute('**/analysis/update-events/');
+  await first.getByRole('button', { name: 'Retry now' }).click();
+  await expect(first.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
+  expect(byId((await server()).events, ids[2]!).flagged).toBe(true);
+
+  const final = (await server()).events;
+  expect(final.slice(0, 3).map((e) => [e.discarded, e.flagged, e.label])).toEqual([
+    [true, true, null],
+    [true, false, 'tail'],
+    [false, true, null],
+  ]);
+});
+
+test('a viewer watches and steps through but cannot change anything', async ({ page, request }) => {
+  const { analysisUuid } = await importRunWithEvents(request, member, place, EVENT_FRAMES.slice(0, 4), CODED.frames);
+  const server = () => serverEvents(request, member, place, analysisUuid);
+  const before = await server();
+  await openRun(page, viewer, analysisUuid);
+  await expect(page.getByTestId('read-only-note')).toBeVisible();
+  for (const name of ['Discard', 'Flag', 'Label…', 'Undo', 'Redo']) {
+    await expect(page.getByRole('button', { name, exact: true })).toHaveCount(0);
+  }
+  await clipRests(page);
+  expect(await shownFrame(page)).toBe(EVENT_FRAMES[0]);
+
+  // Editing keys are inert; stepping works.
+  for (const key of ['d', 'f', 'Alt+ArrowRight', 'Control+z']) await page.keyboard.press(key);
+  await page.keyboard.press('Shift');
+  await expect(page.getByTestId('label-menu')).toHaveCount(0);
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('event-position')).toHaveText('Event 2 of 4');
+  await page.keyboard.press('u');
+  await expect(page.getByTestId('event-position')).toHaveText('Event 3 of 4');
+  // Dragging the centre line does nothing either.
+  const plot = page.getByTestId('event-trace').locator('.u-over');
+  await plot.scrollIntoViewIfNeeded();
+  const box = (await plot.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 4, box.y + box.height / 2, { steps: 4 });
+  await page.mouse.up();
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
+  expect(await server()).toEqual(before);
+
+  // And the server refuses a viewer's change outright.
+  const refused = await request.post(
+    `/api/projects/${place.projectUuid}/subjects/${place.subjectUuid}/videos/${place.videoUuid}/analysis/update-events/`,
+    {
+      headers: { Authorization: `Bearer ${viewer.access}` },
+      data: { analysis_uuid: analysisUuid, version: before.version, changes: [{ action: 'review', id: 1 }] },
+    },
+  );
+  expect(refused.status()).toBe(403);
+});
+
+test('the speed keys set the playback rate; Space replays the clip from its start; keys in a field are the field’s', async ({
+  page,
+  request,
+}) => {
+  const { analysisUuid } = await importRunWithEvents(request, member, place, EVENT_FRAMES.slice(0, 3), CODED.frames);
+  await openRun(page, member, analysisUuid);
+  const video = () => page.getByTestId('video-element');
+  const rate = () => video().evaluate((v: HTMLVideoElement) => v.playbackRate);
+  await page.keyboard.press('.');
+  expect(await rate()).toBe(0.5);
+  await page.keyboard.press('/');
+  expect(await rate()).toBe(0.25);
+  await page.keyboard.press(',');
+  expect(await rate()).toBe(1);
+  await page.keyboard.press('.');
+  // The rate stays with the next clip (which plays on the other, preloaded element).
+  await clipRests(page);
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('event-position')).toHaveText('Event 2 of 3');
+  expect(await rate()).toBe(0.5);
+  await page.keyboard.press(',');
+
+  // Space: the first frame shown after the press is the clip's first (0.5 s before the event), then it plays on and
+  // rests on the event's frame again.
+  await clipRests(page);
+  const clipStart = EVENT_FRAMES[1]! - 15;
+  // Listening before the key press: the first frame composited after it.
+  await video().evaluate((v: HTMLVideoElement) => {
+    (window as unknown as { firstShown: Promise<number> }).firstShown = new Promise<number>((resolve) =>
+      v.requestVideoFrameCallback((_now, metadata) => resolve(metadata.mediaTime)),
+    );
+  });
+  await page.keyboard.press(' ');
+  const firstShown = page.evaluate(() => (window as unknown as { firstShown: Promise<number> }).firstShown);
+  expect(Math.round((await firstShown) * CODED.fps)).toBe(clipStart);
+  await expect.poll(() => video().evaluate((v: HTMLVideoElement) => !v.paused)).toBe(true);
+  await clipRests(page);
+  expect(await shownFrame(page)).toBe(EVENT_FRAMES[1]);
+
+  // With the clip-length select focused, D is the select's, not a discard.
+  await page.getByLabel('Clip').focus();
+  await page.keyboard.press('d');
+  await expect(page.getByTestId('event-state')).not.toContainText('Discarded');
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
+});

@@ -397,10 +397,12 @@ export class PlayerController {
         if (handle !== undefined) element.cancelVideoFrameCallback(handle);
         resolve(frame);
       };
+      const wanted = clampFrame(frameAt(time, this.fps), this.frameCount);
       const onFrame = (_now: number, metadata: VideoFrameCallbackMetadata) => {
-        // A frame composited while the seek is still under way is the old one.
-        if (element.seeking) handle = element.requestVideoFrameCallback(onFrame);
-        else finish(nearestFrame(metadata.mediaTime, this.fps));
+        const frame = nearestFrame(metadata.mediaTime, this.fps);
+        // The sought frame may be composited before `seeking` clears; another frame while seeking is an old one.
+        if (frame === wanted || !element.seeking) finish(frame);
+        else handle = element.requestVideoFrameCallback(onFrame);
       };
       const onSeeked = () => {
         const byTime = () => finish(clampFrame(frameAt(element.currentTime, this.fps), this.frameCount));
