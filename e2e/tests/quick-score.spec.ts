@@ -383,3 +383,28 @@ test('the speed keys set the playback rate; Space replays the clip from its star
   await expect(page.getByTestId('event-state')).not.toContainText('Discarded');
   await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
 });
+
+test('the dashboard, the Movement Detector’s result and /quick-score lead to the newest run', async ({
+  page,
+  request,
+}) => {
+  const { analysisUuid } = await importRunWithEvents(request, member, place, EVENT_FRAMES.slice(0, 2), CODED.frames);
+  await signIn(page, member, { activeProjectUuid: place.projectUuid });
+  // Nothing named: the project's newest finished run.
+  await page.goto('/quick-score');
+  await expect(page).toHaveURL(quickScoreUrl(place, analysisUuid));
+  await expect(page.getByTestId('event-position')).toHaveText('Event 1 of 2');
+
+  await page.goto('/');
+  const newest = page.getByTestId('recent-analysis').first();
+  await expect(newest).toContainText('2 events');
+  await newest.getByRole('link', { name: /Quick Score/ }).click();
+  await expect(page).toHaveURL(quickScoreUrl(place, analysisUuid));
+
+  await page.goto(
+    `/projects/${place.projectUuid}/movement-detector?subject=${place.subjectUuid}&video=${place.videoUuid}&run=${analysisUuid}`,
+  );
+  await page.getByRole('link', { name: 'Review in Quick Score' }).click();
+  await expect(page).toHaveURL(quickScoreUrl(place, analysisUuid));
+  await expect(page.getByTestId('event-position')).toHaveText('Event 1 of 2');
+});

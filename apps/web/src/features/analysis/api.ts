@@ -18,6 +18,16 @@ export type UpdateEventsBody = ApiRequestBody<VideoAnalysisPath<'update-events/'
 export type EventChange = UpdateEventsBody['changes'][number];
 export type UpdateEventsAnswer = ApiResponse<VideoAnalysisPath<'update-events/'>, 'post'>;
 
+/** A run's bypass ranges as stored with its parameters ([start, end] seconds). */
+export function runBypassRanges(run: Pick<AnalysisRun, 'parameters'>): [number, number][] {
+  const raw = run.parameters.bypass_ranges;
+  if (!Array.isArray(raw)) return [];
+  return raw.filter(
+    (range): range is [number, number] =>
+      Array.isArray(range) && typeof range[0] === 'number' && typeof range[1] === 'number',
+  );
+}
+
 /** A run still has work ahead: poll it. */
 export const isRunActive = (run: Pick<AnalysisRun, 'status'>) => run.status === 'queued' || run.status === 'running';
 export const RUN_POLL_MS = 1000;

@@ -28,6 +28,7 @@ export function EventTrace({
   bypassRanges,
   player,
   canEdit,
+  label,
   onDrop,
 }: {
   series: ChartSeries;
@@ -39,6 +40,8 @@ export function EventTrace({
   bypassRanges: readonly (readonly [number, number])[];
   player: PlayerController;
   canEdit: boolean;
+  /** The y-axis label: what the series counts. */
+  label: string;
   onDrop: (drop: TraceDrop) => void;
 }) {
   const live = useRef({ event, canEdit, onDrop, fps: player.fps });
@@ -55,7 +58,7 @@ export function EventTrace({
     cursor: player.clock,
     onSeek: (time) => void player.seekTime(time),
     height: 180,
-    label: 'series',
+    label,
     window,
     onChart: (u) => attachDragging(u, live),
   });

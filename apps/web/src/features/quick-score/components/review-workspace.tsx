@@ -7,37 +7,28 @@ import { usePlayer } from '@/components/player/player-controller';
 import { VideoPlayer } from '@/components/player/video-player';
 import { Card, CardContent } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import { type AnalysisRun, analysisQueries, runRef } from '@/features/analysis/api';
+import { type AnalysisRun, analysisQueries, runBypassRanges, runRef } from '@/features/analysis/api';
 import { displayName } from '@/features/auth/api';
 import { useSession } from '@/features/auth/hooks/use-session';
 import type { Video } from '@/features/videos/api';
 import { playerFacts, playerSource } from '@/features/videos/player-source';
 import { errorMessage } from '@/lib/errors';
-import type { QueueNotice } from '../action-queue';
 import { quickScoreApi, quickScoreKeys, quickScoreQueries } from '../api';
 import { useClipSpan } from '../hooks/use-clip-span';
+import { useNotices } from '../hooks/use-notices';
+import { useResumePosition } from '../hooks/use-resume-position';
 import { useUndoRedo } from '../hooks/use-review-actions';
 import { useReviewKeys } from '../hooks/use-review-keys';
 import { useReviewQueue } from '../hooks/use-review-queue';
 import type { Command } from '../review-keys';
 import { ClipControls } from './clip-controls';
-import { EventPanel, type ShownNotice } from './event-panel';
+import { EventPanel } from './event-panel';
 import { EventTrace, type TraceDrop } from './event-trace';
 import { KeyMapDialog } from './key-map';
 import { type LabelChoice, LabelMenu } from './label-menu';
 
 /** Seconds of series shown on each side of the clip. */
 const TRACE_MARGIN_S = 1;
-/** The resume position is written this long after the reviewer settles on an event. */
-const POSITION_DELAY_MS = 400;
-
-function bypassOf(run: AnalysisRun): [number, number][] {
-  const raw = run.parameters.bypass_ranges;
-  if (!Array.isArray(raw)) return [];
-  return raw.filter(
-    (r): r is [number, number] => Array.isArray(r) && typeof r[0] === 'number' && typeof r[1] === 'number',
-  );
-}
 
 /**
  * One run under review: the clip of the current event in the shared player, its trace, the event's state and
@@ -65,18 +56,11 @@ export function ReviewWorkspace({
   const [span, setSpan] = useClipSpan();
   const [currentId, setCurrentId] = useState<number | null>(null);
   const lastIndex = useRef(0);
-  const [notices, setNotices] = useState<ShownNotice[]>([]);
-  const noticeCount = useRef(0);
+  const { notices, onNotice, dismissNotice } = useNotices();
   const [traceMessage, setTraceMessage] = useState<string | null>(null);
   const [menuOpen, setMenuOpen] = useState(false);
   const [helpOpen, setHelpOpen] = useState(false);
 
-  const onNotice = useCallback((notice: QueueNotice) => {
-    toast[notice.tone](notice.message);
-    noticeCount.current += 1;
-    const id = noticeCount.current;
-    setNotices((shown) => [{ ...notice, id }, ...shown].slice(0, 3));
-  }, []);
   const renumberRef = useRef<(temporary: number, id: number) => void>(() => {});
   const onIdAssigned = useCallback((temporary: number, id: number) => {
     setCurrentId((current) => (current === temporary ? id : current));
@@ -95,7 +79,6 @@ export function ReviewWorkspace({
   renumberRef.current = history.renumber;
 
   const series = useQuery(analysisQueries.series(ref, run.analysis_uuid));
-  const position = useQuery(quickScoreQueries.position(ref, run.analysis_uuid));
   const labels = useQuery(quickScoreQueries.labels(projectUuid));
 
   // The event shown: by id, so it stays the same event when others are added or moved before it.
@@ -153,35 +136,13 @@ export function ReviewWorkspace({
     [queue, current, canEdit, me.id, play],
   );
 
-  // Opening the run: resume at this user's last event (kept on the server), else at the first.
-  const opened = useRef(false);
-  useEffect(() => {
-    if (opened.current || !queue || position.isPending) return;
-    opened.current = true;
-    const list = queue.events;
-    const resumeAt = position.data?.event_id != null ? list.indexOf(position.data.event_id) : -1;
-    if (list.size > 0) goTo(Math.max(0, resumeAt));
-  }, [queue, position.isPending, position.data, goTo]);
-
-  // The resume position follows the reviewer (a temporary id is not the server's yet).
-  const latest = useRef<number | null>(null);
-  useEffect(() => {
-    if (currentId === null || currentId < 0) return;
-    latest.current = currentId;
-    const timer = setTimeout(() => {
-      // Only an event the server has (not one deleted meanwhile).
-      if (!queue?.events.get(currentId)) return;
-      void quickScoreApi.savePosition(ref, run.analysis_uuid, currentId).catch(() => {});
-    }, POSITION_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [currentId, ref, run.analysis_uuid, queue]);
-  useEffect(() => {
-    const leave = () => {
-      if (latest.current !== null) quickScoreApi.savePositionOnExit(ref, run.analysis_uuid, latest.current);
-    };
-    window.addEventListener('pagehide', leave);
-    return () => window.removeEventListener('pagehide', leave);
-  }, [ref, run.analysis_uuid]);
+  useResumePosition({
+    videoRef: ref,
+    analysisUuid: run.analysis_uuid,
+    queue,
+    currentId,
+    onResume: (at) => goTo(at),
+  });
 
   // A new clip length replays the current event with it.
   const spanKey = `${span.before}/${span.after}`;
@@ -376,9 +337,10 @@ export function ReviewWorkspace({
               neighbours={neighbours}
               window={windowed}
               threshold={run.summary?.threshold ?? null}
-              bypassRanges={bypassOf(run)}
+              bypassRanges={runBypassRanges(run)}
               player={player}
               canEdit={canEdit}
+              label={run.kind === 'movement_detection' ? 'changed pixels' : 'value'}
               onDrop={onDrop}
             />
           ) : series.isError ? (
@@ -418,7 +380,7 @@ export function ReviewWorkspace({
               redo: () => runCommand('redo'),
               keys: () => setHelpOpen(true),
               retry: () => queue?.retryNow(),
-              dismissNotice: (id) => setNotices((shown) => shown.filter((notice) => notice.id !== id)),
+              dismissNotice,
             }}
           />
         </CardContent>
