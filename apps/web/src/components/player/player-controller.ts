@@ -55,6 +55,8 @@ interface RunningClip {
 interface Preload {
   start: number;
   done: Promise<number>;
+  /** The standby shows the clip's first frame: a swap can play at once. */
+  ready: boolean;
 }
 
 const MEDIA_ERRORS: Record<number, string> = {
@@ -324,13 +326,22 @@ export class PlayerController {
     const preload = this.preload;
     let element = this.element;
     if (preload && preload.start === range.start && this.standby) {
-      // The standby holds this clip's first frame: put it on screen.
+      // The standby holds this clip's first frame: put it on screen, and play it at once when its seek is done
+      // (before anything else the page does for the new event).
       this.preload = null;
-      element?.pause();
-      this.patch({ shown: this.state.shown === 0 ? 1 : 0 });
-      element = this.element;
-      const standbyReady = element !== null && element.readyState >= 2;
-      this.patch({ ready: standbyReady, duration: element?.duration || this.state.duration });
+      const previous = element;
+      element = this.standby;
+      if (preload.ready && element) {
+        run.playing = true;
+        void element.play().catch(() => this.patch({ playing: false }));
+      }
+      previous?.pause();
+      this.patch({
+        shown: this.state.shown === 0 ? 1 : 0,
+        ready: element !== null && element.readyState >= 2,
+        duration: element?.duration || this.state.duration,
+      });
+      if (run.playing) return;
       await preload.done;
     } else {
       if (!element) return;
@@ -354,7 +365,10 @@ export class PlayerController {
     const start = clampFrame(clip.start, this.frameCount);
     if (this.preload?.start === start) return;
     standby.pause();
-    const preload: Preload = { start, done: this.seekAndConfirm(standby, frameTime(start, this.fps)) };
+    const preload: Preload = { start, done: this.seekAndConfirm(standby, frameTime(start, this.fps)), ready: false };
+    void preload.done.then(() => {
+      preload.ready = true;
+    });
     this.preload = preload;
   }
 

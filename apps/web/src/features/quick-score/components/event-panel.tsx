@@ -74,7 +74,9 @@ export function EventPanel({
       <section aria-labelledby="qs-event-title" className="grid gap-3">
         <div className="flex items-center justify-between gap-2">
           <h2 id="qs-event-title" className="font-semibold text-lg tabular-nums" data-testid="event-position">
-            {total === 0 ? 'No events' : `Event ${index + 1} of ${total}`}
+            {total === 0
+              ? 'No events'
+              : `Event ${(index + 1).toLocaleString('en-US')} of ${total.toLocaleString('en-US')}`}
           </h2>
           <div className="flex gap-1">
             <KeyButton label="Previous event" keys={['←']} onClick={actions.previous} disabled={index <= 0}>
@@ -129,7 +131,7 @@ export function EventPanel({
         <div className="flex items-baseline justify-between text-sm">
           <span className="font-medium">Reviewed</span>
           <span className="tabular-nums" data-testid="review-progress">
-            {reviewed} of {total}
+            {reviewed.toLocaleString('en-US')} of {total.toLocaleString('en-US')}
           </span>
         </div>
         <Progress value={percent} aria-label="Events reviewed" />

@@ -118,6 +118,8 @@ export function ReviewWorkspace({
       const list = queue?.events;
       const target = list?.at(at);
       if (!queue || !list || !target) return;
+      // The clip first: nothing the page does for the new event may delay it.
+      play(at, options.requestedAt);
       setTraceMessage(null);
       const leaving = current;
       if (
@@ -131,7 +133,6 @@ export function ReviewWorkspace({
         queue.enqueue({ kind: 'review', id: leaving.id, at: leaving.time });
       }
       setCurrentId(target.id);
-      play(at, options.requestedAt);
     },
     [queue, current, canEdit, me.id, play],
   );
