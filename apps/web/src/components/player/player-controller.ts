@@ -329,19 +329,18 @@ export class PlayerController {
       // The standby holds this clip's first frame: put it on screen, and play it at once when its seek is done
       // (before anything else the page does for the new event).
       this.preload = null;
-      const previous = element;
-      element = this.standby;
-      if (preload.ready && element) {
-        run.playing = true;
-        void element.play().catch(() => this.patch({ playing: false }));
-      }
-      previous?.pause();
+      element?.pause();
+      this.patch({ shown: this.state.shown === 0 ? 1 : 0 });
+      element = this.element;
       this.patch({
-        shown: this.state.shown === 0 ? 1 : 0,
         ready: element !== null && element.readyState >= 2,
         duration: element?.duration || this.state.duration,
       });
-      if (run.playing) return;
+      if (preload.ready && element) {
+        run.playing = true;
+        void element.play().catch(() => this.patch({ playing: false }));
+        return;
+      }
       await preload.done;
     } else {
       if (!element) return;
