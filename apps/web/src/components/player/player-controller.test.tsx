@@ -16,6 +16,7 @@ class FakeVideo extends EventTarget {
   readyState = 4;
   duration = 10;
   playbackRate = 1;
+  style: Record<string, string> = {};
   private time = 0;
   private shownFrame = -1;
   private callbacks = new Map<number, VideoFrameRequestCallback>();
@@ -140,6 +141,9 @@ describe('PlayerController', () => {
     void player.playClip({ start: 90, end: 100 }, { rest: 95, requestedAt: performance.now() });
     expect(player.getState().shown).toBe(1);
     expect(player.element).toBe(second as unknown as HTMLVideoElement);
+    // On screen at once, without waiting for a render.
+    expect(second.style).toEqual({ opacity: '1', zIndex: '1' });
+    expect(first.style).toEqual({ opacity: '0', zIndex: '0' });
     expect(second.paused).toBe(false);
     expect(second.seeks.length).toBe(seeksBefore);
     await vi.advanceTimersByTimeAsync(1000);

@@ -330,6 +330,9 @@ export class PlayerController {
       // (before anything else the page does for the new event).
       this.preload = null;
       element?.pause();
+      // On screen now, not when React next renders the player.
+      if (element) Object.assign(element.style, shownStyle(false));
+      if (this.standby) Object.assign(this.standby.style, shownStyle(true));
       this.patch({ shown: this.state.shown === 0 ? 1 : 0 });
       element = this.element;
       this.patch({
@@ -432,6 +435,11 @@ export class PlayerController {
       element.currentTime = time;
     });
   }
+}
+
+/** The inline style of an element on screen or standing by (beneath, transparent, still composited). */
+export function shownStyle(onScreen: boolean): { opacity: string; zIndex: string } {
+  return onScreen ? { opacity: '1', zIndex: '1' } : { opacity: '0', zIndex: '0' };
 }
 
 /** requestVideoFrameCallback: Chromium, Safari, Firefox ≥ 132. */
