@@ -384,16 +384,30 @@ test('the speed keys set the playback rate; Space replays the clip from its star
   await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
 });
 
-test('the dashboard, the Movement Detector’s result and /quick-score lead to the newest run', async ({
+test('the dashboard, the Movement Detector’s result and /quick-score lead to the newest run; no event before 0 s', async ({
   page,
   request,
 }) => {
-  const { analysisUuid } = await importRunWithEvents(request, member, place, EVENT_FRAMES.slice(0, 2), CODED.frames);
+  // Events at 0.5 s and 1.5 s: the first one's trace starts at −1 s.
+  const { analysisUuid } = await importRunWithEvents(request, member, place, [15, 45], CODED.frames);
   await signIn(page, member, { activeProjectUuid: place.projectUuid });
   // Nothing named: the project's newest finished run.
   await page.goto('/quick-score');
   await expect(page).toHaveURL(quickScoreUrl(place, analysisUuid));
   await expect(page.getByTestId('event-position')).toHaveText('Event 1 of 2');
+
+  // Alt+drag before 0 s is refused with a message, and nothing is added.
+  const plot = page.getByTestId('event-trace').locator('.u-over');
+  await plot.scrollIntoViewIfNeeded();
+  const box = (await plot.boundingBox())!;
+  await page.keyboard.down('Alt');
+  await page.mouse.move(box.x + box.width * 0.1, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * 0.12, box.y + box.height / 2, { steps: 2 });
+  await page.mouse.up();
+  await page.keyboard.up('Alt');
+  await expect(page.getByTestId('trace-message')).toHaveText('An event cannot be before 0 s.');
+  expect((await serverEvents(request, member, place, analysisUuid)).events).toHaveLength(2);
 
   await page.goto('/');
   const newest = page.getByTestId('recent-analysis').first();
