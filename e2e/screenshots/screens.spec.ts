@@ -452,3 +452,118 @@ test.describe('annotator', () => {
     }
   }
 });
+
+/** Quick Score in the middle of a review: labels, a flag, a discard, 11 of 30 reviewed (filter with -g "quick score"). */
+test.describe('quick score', () => {
+  let place: VideoPlace;
+  let runUuid = '';
+
+  test.beforeAll(async ({ request }) => {
+    test.setTimeout(180_000);
+    const auth = { Authorization: `Bearer ${user.access}` };
+    place = await uploadReadyVideo(
+      request,
+      user,
+      projectUuid,
+      subjectUuid,
+      longSceneVideoPath(40),
+      'Active sleep — P8',
+    );
+    // A movement-like series: a noisy baseline and 30 twitches that rise and fade over a few frames.
+    const fps = 30;
+    const frames = 40 * fps;
+    const onsets = Array.from({ length: 30 }, (_, i) => Math.round((1 + i * 1.28 + (i % 3) * 0.17) * fps));
+    const values = Array.from({ length: frames }, (_, f) => 30 + 18 * Math.abs(Math.sin(f * 1.7) * Math.cos(f * 0.31)));
+    onsets.forEach((onset, i) => {
+      const peak = 260 + ((i * 97) % 420);
+      for (let k = 0; k < 9; k++) if (onset + k < frames) values[onset + k]! += peak * Math.exp(-k / 2.2);
+    });
+    const base = `/api/projects/${projectUuid}/subjects/${subjectUuid}/videos/${place.videoUuid}/analysis/`;
+    const imported = await request.post(`${base}import_timeseries/`, {
+      headers: auth,
+      multipart: {
+        timeseries: {
+          name: 'twitches.csv',
+          mimeType: 'text/csv',
+          buffer: Buffer.from(`value\n${values.map((v) => v.toFixed(1)).join('\n')}\n`),
+        },
+        parameters: JSON.stringify({ event_threshold: 150, refractory_s: 0.5 }),
+      },
+    });
+    expect(imported.status(), await imported.text()).toBe(201);
+    runUuid = ((await imported.json()) as { analysis_uuid: string }).analysis_uuid;
+    const events = (
+      (await (await request.get(`${base}retrieve-events/?analysis_uuid=${runUuid}`, { headers: auth })).json()) as {
+        events: { id: number }[];
+      }
+    ).events;
+    expect(events).toHaveLength(30);
+    const id = (i: number) => events[i]!.id;
+    for (const name of ['left forelimb', 'right forelimb', 'left hindlimb', 'right hindlimb', 'tail', 'head']) {
+      await request.post(`/api/projects/${projectUuid}/labels/`, { headers: auth, data: { name } });
+    }
+    const changes = [
+      { action: 'label', id: id(0), label: 'left forelimb' },
+      { action: 'label', id: id(1), label: 'tail' },
+      { action: 'discard', id: id(3) },
+      { action: 'label', id: id(5), label: 'right hindlimb' },
+      { action: 'flag', id: id(7) },
+      { action: 'label', id: id(9), label: 'head' },
+      { action: 'label', id: id(11), label: 'left forelimb' },
+      { action: 'flag', id: id(11) },
+      ...Array.from({ length: 11 }, (_, i) => ({ action: 'review', id: id(i) })),
+    ];
+    const updated = await request.post(`${base}update-events/`, {
+      headers: auth,
+      data: { analysis_uuid: runUuid, version: 0, changes },
+    });
+    expect(updated.ok(), await updated.text()).toBe(true);
+    const kept = await request.put(`${base}${runUuid}/review-position/`, { headers: auth, data: { event_id: id(11) } });
+    expect(kept.ok(), await kept.text()).toBe(true);
+  });
+
+  for (const [device, viewport] of Object.entries(VIEWPORTS)) {
+    for (const theme of THEMES) {
+      test(`quick score ${device} ${theme}`, async ({ browser }) => {
+        const context = await browser.newContext({
+          viewport,
+          colorScheme: theme,
+          deviceScaleFactor: device === 'phone' ? 2 : 1,
+        });
+        await context.addInitScript((t) => localStorage.setItem('vite-ui-theme', t), theme);
+        const page = await context.newPage();
+        await signIn(page, user, { activeProjectUuid: projectUuid });
+        await page.goto(
+          `/projects/${projectUuid}/quick-score?subject=${subjectUuid}&video=${place.videoUuid}&run=${runUuid}`,
+        );
+        await expect(page.getByTestId('event-position')).toHaveText('Event 12 of 30');
+        await expect(page.getByTestId('event-trace').locator('canvas').first()).toBeVisible();
+        // The clip has played and rests on the event's frame.
+        await expect
+          .poll(() =>
+            page
+              .getByTestId('video-element')
+              .evaluate((v: HTMLVideoElement) => v.paused && !v.seeking && v.played.length > 0),
+          )
+          .toBe(true);
+        await page.mouse.move(0, 0);
+        await page.waitForLoadState('networkidle').catch(() => {});
+        if (device === 'desktop') {
+          const height = await page.evaluate(() => document.documentElement.scrollHeight);
+          await page.setViewportSize({ width: viewport.width, height });
+        }
+        await page.waitForTimeout(400);
+        await page.screenshot({ path: path.join(OUT, `quick-score-${theme}-${device}.png`) });
+        if (device === 'desktop') {
+          // The label menu over the page.
+          await page.keyboard.press('Shift');
+          await page.keyboard.type('lf');
+          await expect(page.getByTestId('label-menu').getByRole('option').first()).toContainText('left forelimb');
+          await page.waitForTimeout(300);
+          await page.screenshot({ path: path.join(OUT, `quick-score-labels-${theme}-${device}.png`) });
+        }
+        await context.close();
+      });
+    }
+  }
+});

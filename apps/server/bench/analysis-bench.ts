@@ -9,6 +9,8 @@ import { IntensityCounter, type IntensityParameters } from '../src/modules/analy
 
 export interface BenchHarness {
   cacheDir: string;
+  /** The running server's address, e.g. http://127.0.0.1:8412. */
+  baseUrl: string;
   log(message: string): void;
   // biome-ignore lint/suspicious/noExplicitAny: JSON answers of the API, read field by field
   api(method: string, url: string, token?: string, body?: unknown): Promise<any>;

@@ -20,6 +20,7 @@ import autocannon from 'autocannon';
 import { analysisPhase } from './analysis-bench.js';
 import { annotatorBench } from './annotator-bench.js';
 import { chartBench } from './chart-bench.js';
+import { quickScorePhase } from './quick-score-bench.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const cacheDir = path.join(root, 'apps/server/.tmp/bench');
@@ -209,6 +210,8 @@ async function startServer(
       ...process.env,
       PORT: String(port),
       DATA_DIR: dataDir,
+      // The built web app too, as `npm start` serves it (Quick Score's row drives it in Chromium).
+      WEB_DIST_DIR: path.join(root, 'apps/web/dist'),
       PUBLIC_URL: base,
       LOG_LEVEL: 'warn',
       HOST: '127.0.0.1',
@@ -248,8 +251,8 @@ async function login(): Promise<string> {
   return (await api('POST', '/api/auth/login/', undefined, { email, password })).access;
 }
 
-/** Signs up through the outbox, logs in and creates a project with 1,000 subjects. */
-async function seed(dataDir: string): Promise<{ access: string; subjectsUrl: string }> {
+/** Signs up through the outbox, logs in and creates a project with `subjectCount` subjects. */
+async function seed(dataDir: string, subjectCount = 1000): Promise<{ access: string; subjectsUrl: string }> {
   await api('POST', '/api/auth/register/', undefined, { email, password1: password, password2: password });
   const outbox = path.join(dataDir, 'outbox');
   const eml = readFileSync(path.join(outbox, readdirSync(outbox)[0]!), 'utf8');
@@ -258,9 +261,9 @@ async function seed(dataDir: string): Promise<{ access: string; subjectsUrl: str
   const access = await login();
   const project = await api('POST', '/api/projects/', access, { name: 'Bench', metadata: { description: '' } });
   const subjectsUrl = `/api/projects/${project.project_uuid}/subjects/`;
-  for (let i = 0; i < 1000; i += 20) {
+  for (let i = 0; i < subjectCount; i += 20) {
     await Promise.all(
-      Array.from({ length: 20 }, (_, j) =>
+      Array.from({ length: Math.min(20, subjectCount - i) }, (_, j) =>
         api('POST', subjectsUrl, access, { name: `M${i + j + 1}`, group: (i + j) % 2 ? 'control' : 'treated' }),
       ),
     );
@@ -358,10 +361,9 @@ async function postgresUrl(): Promise<{ url: string; drop(): Promise<void> } | u
   };
 }
 
-/**
- * `npm run bench -- --only=analysis`: the analysis rows alone (a seeded server, no load, upload or chart rows),
- * printed but not written to docs/benchmarks.md, which holds the full run.
- */
+const harness = { cacheDir, baseUrl: base, log, api, login, uploadMultipart, startServer, peakRssMb, resetPeakRss };
+
+/** `--only=analysis`: the analysis rows alone, on a seeded server (no load, upload or chart rows). */
 async function analysisOnly() {
   const dataDir = path.join(os.tmpdir(), `bench-analysis-${Date.now()}`);
   try {
@@ -372,30 +374,50 @@ async function analysisOnly() {
     } finally {
       await server.stop();
     }
-    const harness = { cacheDir, log, api, login, uploadMultipart, startServer, peakRssMb, resetPeakRss };
     rows.push(...(await analysisPhase(harness, dataDir, subjectsUrl)));
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
-  console.log(
-    ['| Measure | Result |', '|---|---|', ...rows.map(([name, value]) => `| ${name} | ${value} |`)].join('\n'),
-  );
+}
+
+/** `--only=quick-score`: Quick Score's rows alone, on a fresh server. */
+async function quickScoreOnly() {
+  const dir = path.join(os.tmpdir(), `bench-qs-${Date.now()}`);
+  try {
+    const server = await startServer(dir);
+    let subjectsUrl: string;
+    try {
+      ({ subjectsUrl } = await seed(dir, 1));
+    } finally {
+      await server.stop();
+    }
+    rows.push(...(await quickScorePhase(harness, dir, subjectsUrl, { email, password })));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 async function main() {
   log('building...');
   execFileSync('npm', ['run', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  // `npm run bench -- --only=<part>`: one part alone, printed; docs/benchmarks.md holds the full run only.
   const only = process.argv.find((argument) => argument.startsWith('--only='))?.slice('--only='.length);
   if (only !== undefined) {
-    if (only !== 'analysis') throw new Error(`unknown --only=${only}: the one part that runs alone is analysis`);
-    return analysisOnly();
+    const parts: Record<string, () => Promise<void>> = { analysis: analysisOnly, 'quick-score': quickScoreOnly };
+    const part = parts[only];
+    if (!part) throw new Error(`unknown --only=${only}: parts that run alone are ${Object.keys(parts).join(', ')}`);
+    await part();
+    console.log(
+      ['| Measure | Result |', '|---|---|', ...rows.map(([name, value]) => `| ${name} | ${value} |`)].join('\n'),
+    );
+    return;
   }
   const embeddedDir = path.join(os.tmpdir(), `bench-${Date.now()}`);
   try {
     const { access, subjectsUrl } = await loadPhase('Embedded', embeddedDir);
     await uploadPhase(embeddedDir, access, subjectsUrl);
-    const harness = { cacheDir, log, api, login, uploadMultipart, startServer, peakRssMb, resetPeakRss };
     rows.push(...(await analysisPhase(harness, embeddedDir, subjectsUrl)));
+    rows.push(...(await quickScorePhase(harness, embeddedDir, subjectsUrl, { email, password })));
   } finally {
     rmSync(embeddedDir, { recursive: true, force: true });
   }

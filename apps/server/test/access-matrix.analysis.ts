@@ -169,4 +169,38 @@ export const accessMatrixAnalysisEndpoints: Endpoint[] = [
     prepare: withRun('succeeded'),
     request: (f) => json('GET', `${runUrl(f)}series/`),
   },
+  {
+    name: 'POST analysis/update-events (review marks only)',
+    minimum: 'member',
+    prepare: withRun('succeeded'),
+    request: (f) =>
+      json('POST', `${analysisUrl(f)}update-events/`, {
+        analysis_uuid: f.analysisUuid,
+        version: 7,
+        changes: [{ action: 'review', id: 2 }],
+      }),
+  },
+  {
+    name: 'GET analysis run review-position',
+    minimum: 'viewer',
+    prepare: withRun('succeeded'),
+    request: (f) => json('GET', `${runUrl(f)}review-position/`),
+  },
+  {
+    // A viewer's own place in the run, not the run's data: viewers may keep it (ADR 008).
+    name: 'PUT analysis run review-position',
+    minimum: 'viewer',
+    prepare: withRun('succeeded'),
+    request: (f) => json('PUT', `${runUrl(f)}review-position/`, { event_id: 2 }),
+  },
+  {
+    name: 'GET project labels',
+    minimum: 'viewer',
+    request: (f) => json('GET', `/api/projects/${f.projectUuid}/labels/`),
+  },
+  {
+    name: 'POST project labels',
+    minimum: 'member',
+    request: (f) => json('POST', `/api/projects/${f.projectUuid}/labels/`, { name: 'left hand' }),
+  },
 ];

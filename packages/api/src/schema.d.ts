@@ -5898,6 +5898,12 @@ export interface paths {
                                     display_name: string;
                                 } | null;
                                 updated_at: string | null;
+                                /** @description Who last reviewed the event in Quick Score (acted on it or moved past it) */
+                                reviewed_by: {
+                                    id: number;
+                                    display_name: string;
+                                } | null;
+                                reviewed_at: string | null;
                             }[];
                         };
                     };
@@ -5974,8 +5980,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Change a run's events atomically: move, add, discard, restore, flag, unflag, label, delete
-         * @description Body `{analysis_uuid, version, changes}`. All changes apply or none. A `version` other than the current one is 409 with `version` (the current one): reload, then apply again.
+         * Change a run's events atomically: move, add, discard, restore, flag, unflag, label, delete, review
+         * @description Body `{analysis_uuid, version, changes, answer}`. All changes apply or none, and each marks its event reviewed by the caller. A `version` other than the current one is 409 with `version` (the current one): reload, then apply again. A call of `review` changes only records the marks whatever the version and does not bump it. `answer: "changed"` answers only the events the call touched; `added_ids` are the ids of added events.
          */
         post: {
             parameters: {
@@ -6006,7 +6012,7 @@ export interface paths {
                             flagged?: boolean;
                         } | {
                             /** @enum {string} */
-                            action: "discard" | "restore" | "flag" | "unflag" | "delete";
+                            action: "discard" | "restore" | "flag" | "unflag" | "delete" | "review";
                             id: number;
                         } | {
                             /** @enum {string} */
@@ -6014,6 +6020,12 @@ export interface paths {
                             id: number;
                             label: string | null;
                         })[];
+                        /**
+                         * @description "changed": answer only the events this call touched (a long run answers quickly)
+                         * @default all
+                         * @enum {string}
+                         */
+                        answer?: "all" | "changed";
                     };
                 };
             };
@@ -6039,7 +6051,15 @@ export interface paths {
                                     display_name: string;
                                 } | null;
                                 updated_at: string | null;
+                                /** @description Who last reviewed the event in Quick Score (acted on it or moved past it) */
+                                reviewed_by: {
+                                    id: number;
+                                    display_name: string;
+                                } | null;
+                                reviewed_at: string | null;
                             }[];
+                            /** @description The ids given to the added events, in the order of their changes */
+                            added_ids: number[];
                         };
                     };
                 };
@@ -6510,6 +6530,192 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/analysis/{analysis_uuid}/review-position/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where the caller stopped reviewing this run in Quick Score (event_id null before the first visit) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    subject_uuid: string;
+                    video_uuid: string;
+                    analysis_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            analysis_uuid: string;
+                            /** @description The event the caller was on; null before the first visit */
+                            event_id: number | null;
+                            updated_at: string | null;
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        /** Keep the caller's place in this run (any role: it is the reader's place, not the run's data) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    subject_uuid: string;
+                    video_uuid: string;
+                    analysis_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        event_id: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            analysis_uuid: string;
+                            /** @description The event the caller was on; null before the first visit */
+                            event_id: number | null;
+                            updated_at: string | null;
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/analysis/{analysis_uuid}/series/": {
         parameters: {
             query?: never;
@@ -6519,7 +6725,7 @@ export interface paths {
         };
         /**
          * A run's series as raw little-endian Float64 (for charts): `?part=values` (NaN = no value) or `times`
-         * @description values[i] is sample i; its time is times[i] when the run has times (an imported time,value series), else i / fps. Headers: x-sample-count, x-fps.
+         * @description values[i] is sample i; its time is times[i] when the run has times (an imported time,value series; header x-has-times: 1), else i / fps. Headers: x-sample-count, x-fps, x-has-times.
          */
         get: {
             parameters: {
@@ -8353,6 +8559,206 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_uuid}/labels/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's event labels, by name
+         * @description Every label an event of the project has been given, and those saved with POST. `search` filters by name.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    page_size?: number;
+                    search?: string;
+                };
+                header?: never;
+                path: {
+                    project_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            next: string | null;
+                            previous: string | null;
+                            results: {
+                                name: string;
+                                created_at: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Save a label in the project (201; 200 with the existing one when the name exists in any case) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            name: string;
+                            created_at: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            name: string;
+                            created_at: string;
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;

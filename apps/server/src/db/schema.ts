@@ -337,6 +337,9 @@ export const analysisEvents = pgTable(
     discarded: boolean('discarded').notNull().default(false),
     updatedById: integer('updated_by_id').references(() => users.id, { onDelete: 'set null' }),
     updatedAt: timestamp('updated_at', { withTimezone: true }),
+    /** Who last confirmed the event in Quick Score (acted on it or moved past it), and when. */
+    reviewedById: integer('reviewed_by_id').references(() => users.id, { onDelete: 'set null' }),
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
   },
   (t) => [
     primaryKey({ columns: [t.analysisUuid, t.id] }),
@@ -380,4 +383,37 @@ export const annotationConfigs = pgTable(
     uniqueIndex('annotation_configs_video_hotkey_idx').on(t.videoUuid, t.hotkey).where(sql`${t.hotkey} is not null`),
     index('annotation_configs_project_idx').on(t.projectUuid, t.createdAt),
   ],
+);
+
+/** Where each user stopped reviewing each run in Quick Score: reopening the run resumes there, on any machine. */
+export const reviewPositions = pgTable(
+  'review_positions',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    analysisUuid: uuid('analysis_uuid')
+      .notNull()
+      .references(() => analyses.analysisUuid, { onDelete: 'cascade' }),
+    eventId: integer('event_id').notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.analysisUuid] })],
+);
+
+/**
+ * Labels saved in a project (Quick Score's Shift+Enter) so they are offered even before any event carries them.
+ * The project's label list is these plus every label its events use.
+ */
+export const projectLabels = pgTable(
+  'project_labels',
+  {
+    projectUuid: uuid('project_uuid')
+      .notNull()
+      .references(() => projects.projectUuid, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    createdById: integer('created_by_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('project_labels_name_idx').on(t.projectUuid, sql`lower(${t.name})`)],
 );

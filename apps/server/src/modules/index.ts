@@ -6,6 +6,7 @@ import billingRoutes from './billing/billing.routes.js';
 import fileRoutes from './files/file.routes.js';
 import healthRoutes from './health/health.routes.js';
 import invitationRoutes from './invitations/invitation.routes.js';
+import labelRoutes from './labels/label.routes.js';
 import memberRoutes from './members/member.routes.js';
 import projectRoutes from './projects/project.routes.js';
 import subjectRoutes from './subjects/subject.routes.js';
@@ -26,4 +27,5 @@ export const apiModules: ((app: FastifyInstance) => Promise<void>)[] = [
   videoRoutes,
   analysisRoutes,
   annotationRoutes,
+  labelRoutes,
 ];

@@ -1,17 +1,7 @@
-import { Gauge } from 'lucide-react';
-import { ToolPlaceholder } from '@/features/tools/tool-placeholder';
+import { QuickScorePage } from '@/features/quick-score/components/quick-score-page';
+import { useProjectUuid } from './guards';
 
 export function Component() {
-  return (
-    <ToolPlaceholder
-      title="Quick Score"
-      icon={Gauge}
-      description="Review detected events one by one and confirm them by hand."
-      points={[
-        'Short clips around each event',
-        'Keyboard-first: confirm, discard, flag, label',
-        'Every action saved at once',
-      ]}
-    />
-  );
+  const projectUuid = useProjectUuid();
+  return <QuickScorePage key={projectUuid} projectUuid={projectUuid} />;
 }

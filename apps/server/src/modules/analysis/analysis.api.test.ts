@@ -166,6 +166,7 @@ describe('analysis API', () => {
     // The same values as raw Float64 for charts.
     const raw = await get(owner, `${analysisUrl}${movementRun.analysis_uuid}/series/`);
     expect(raw.headers['x-sample-count']).toBe(String(J.frames));
+    expect(raw.headers['x-has-times']).toBe('0');
     expect(Array.from(new Float64Array(new Uint8Array(raw.rawPayload).buffer))).toEqual(Array.from(single.values));
     expect((await get(owner, `${analysisUrl}${movementRun.analysis_uuid}/series/?part=times`)).statusCode).toBe(404);
   });
@@ -357,6 +358,11 @@ describe('analysis API', () => {
       await get(owner, `${analysisUrl}retrieve-events/?analysis_uuid=${timed.json().analysis_uuid}`)
     ).json();
     expect(timedEvents.events.map((e: { time: number }) => e.time)).toEqual([0.5]);
+    // A time,value series keeps its own times, and says so on its values.
+    const timedValues = await get(owner, `${analysisUrl}${timed.json().analysis_uuid}/series/`);
+    expect(timedValues.headers['x-has-times']).toBe('1');
+    const times = await get(owner, `${analysisUrl}${timed.json().analysis_uuid}/series/?part=times`);
+    expect(Array.from(new Float64Array(new Uint8Array(times.rawPayload).buffer))).toEqual([0, 0.25, 0.5, 0.75, 1]);
 
     const before = await runCount();
     const bad = await csvUpload('value\n1\n2\nthree\n4\n');
@@ -401,7 +407,7 @@ describe('analysis API', () => {
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toContain('text/csv');
     const rows = csv.body.trim().split('\r\n');
-    expect(rows[0]).toBe('id,time,original_time,label,flagged,discarded');
+    expect(rows[0]).toBe('id,time,original_time,label,flagged,discarded,reviewed_by,reviewed_at');
     expect(rows).toHaveLength(5);
     const xlsx = await get(viewer, `${analysisUrl}${run}/export/?table=series&format=xlsx`);
     expect(xlsx.statusCode).toBe(200);

@@ -4,14 +4,27 @@
  * lib/table-export stream them.
  */
 import { and, asc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { AppContext } from '../../context.js';
-import { analyses, analysisEvents, annotationConfigs, subjects, videos } from '../../db/schema.js';
+import { analyses, analysisEvents, annotationConfigs, subjects, users, videos } from '../../db/schema.js';
 import type { Cell, Table } from '../../lib/table-export.js';
+import { displayName } from '../users/user.serializer.js';
 import type { AnalysisRow, RunSource } from './analysis.runs.js';
 import { readSeries } from './analysis.runs.js';
 import { formatTime } from './engine/series-csv.js';
 
-export const EVENT_COLUMNS = ['id', 'time', 'original_time', 'label', 'flagged', 'discarded'];
+export const EVENT_COLUMNS = [
+  'id',
+  'time',
+  'original_time',
+  'label',
+  'flagged',
+  'discarded',
+  'reviewed_by',
+  'reviewed_at',
+];
+
+const reviewers = alias(users, 'reviewers');
 
 export function eventsTable(context: AppContext, run: AnalysisRow): Table {
   async function* rows(): AsyncGenerator<Cell[]> {
@@ -20,8 +33,14 @@ export function eventsTable(context: AppContext, run: AnalysisRow): Table {
     let lastId = 0;
     for (;;) {
       const page = await context.db
-        .select()
+        .select({
+          event: analysisEvents,
+          email: reviewers.email,
+          firstName: reviewers.firstName,
+          lastName: reviewers.lastName,
+        })
         .from(analysisEvents)
+        .leftJoin(reviewers, eq(reviewers.id, analysisEvents.reviewedById))
         .where(
           and(
             eq(analysisEvents.analysisUuid, run.analysisUuid),
@@ -30,10 +49,23 @@ export function eventsTable(context: AppContext, run: AnalysisRow): Table {
         )
         .orderBy(asc(analysisEvents.time), asc(analysisEvents.id))
         .limit(1000);
-      for (const event of page) {
-        yield [event.id, event.time, event.originalTime, event.label, event.flagged, event.discarded];
+      for (const { event, email, firstName, lastName } of page) {
+        const reviewer =
+          event.reviewedAt && email !== null
+            ? displayName({ email, firstName: firstName ?? '', lastName: lastName ?? '' })
+            : null;
+        yield [
+          event.id,
+          event.time,
+          event.originalTime,
+          event.label,
+          event.flagged,
+          event.discarded,
+          reviewer,
+          event.reviewedAt?.toISOString() ?? null,
+        ];
       }
-      const last = page.at(-1);
+      const last = page.at(-1)?.event;
       if (!last || page.length < 1000) return;
       lastTime = last.time;
       lastId = last.id;
@@ -59,13 +91,20 @@ export async function seriesTable(context: AppContext, run: AnalysisRow): Promis
   return { name: 'time series', columns: ['frame', 'time_s', 'value'], rows: rows() };
 }
 
-type LabelCount = { label: string | null; discarded: boolean; flagged: boolean; n: number };
+interface EventCount {
+  label: string | null;
+  discarded: boolean;
+  flagged: boolean;
+  reviewed: boolean;
+  n: number;
+}
 
 /**
  * The project summary: one row per succeeded run (who/what it analysed, how, and its results — events per label,
- * discarded events left out, the event rate and % freezing when the run computed it), plus one row for each video
- * that has annotation tracks but no run. Every row carries its video's annotation figures per track name: bouts,
- * total and mean bout duration (s) and % of the video; empty where the video has no track of that name.
+ * discarded events left out, how many were reviewed, the event rate and % freezing when the run computed it), plus
+ * one row for each video that has annotation tracks but no run. Every row carries its video's annotation figures per
+ * track name: bouts, total and mean bout duration (s) and % of the video; empty where the video has no track of that
+ * name.
  */
 export async function projectSummaryTable(context: AppContext, projectUuid: string): Promise<Table> {
   const labelRows = await context.db
@@ -98,6 +137,7 @@ export async function projectSummaryTable(context: AppContext, projectUuid: stri
     ...labels.map((label) => `events_${label}`),
     'flagged',
     'discarded',
+    'reviewed',
     'event_rate_per_min',
     'freezing_percent',
     ...trackNames.flatMap((name) => ANNOTATION_FIGURES.map((figure) => `${name}_${figure}`)),
@@ -119,10 +159,11 @@ export async function projectSummaryTable(context: AppContext, projectUuid: stri
           videoUuid: videos.videoUuid,
           videoName: videos.name,
           videoDuration: videos.durationS,
-          counts: sql<LabelCount[]>`coalesce((
+          counts: sql<EventCount[]>`coalesce((
             select json_agg(c) from (
-              select e.label, e.discarded, e.flagged, count(*)::int as n from analysis_events e
-              where e.analysis_uuid = "analyses"."analysis_uuid" group by e.label, e.discarded, e.flagged
+              select e.label, e.discarded, e.flagged, (e.reviewed_at is not null) as reviewed, count(*)::int as n
+              from analysis_events e
+              where e.analysis_uuid = "analyses"."analysis_uuid" group by 1, 2, 3, 4
             ) c), '[]'::json)`,
         })
         .from(videos)
@@ -153,7 +194,7 @@ export async function projectSummaryTable(context: AppContext, projectUuid: stri
           yield [row.subjectName, row.group, row.videoName, ...emptyRunCells, ...annotationCells];
           continue;
         }
-        const counts = (typeof row.counts === 'string' ? JSON.parse(row.counts) : row.counts) as LabelCount[];
+        const counts = (typeof row.counts === 'string' ? JSON.parse(row.counts) : row.counts) as EventCount[];
         const kept = counts.filter((c) => !c.discarded);
         const total = kept.reduce((n, c) => n + c.n, 0);
         const perLabel = (label: string | null) => kept.filter((c) => c.label === label).reduce((n, c) => n + c.n, 0);
@@ -172,6 +213,7 @@ export async function projectSummaryTable(context: AppContext, projectUuid: stri
           ...labels.map(perLabel),
           kept.filter((c) => c.flagged).reduce((n, c) => n + c.n, 0),
           counts.filter((c) => c.discarded).reduce((n, c) => n + c.n, 0),
+          counts.filter((c) => c.reviewed).reduce((n, c) => n + c.n, 0),
           duration ? (total / duration) * 60 : null,
           summary?.freezing?.percent ?? null,
           ...annotationCells,

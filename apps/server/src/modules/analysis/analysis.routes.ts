@@ -5,7 +5,9 @@ import { errorSchema, projectErrorResponses } from '../../lib/openapi.js';
 import { pageSchema } from '../../lib/pagination.js';
 import { projectScope, videoScope } from '../../lib/project-scope.js';
 import { csvStream, type ExportFormat, exportFormats, type Table, xlsxStream } from '../../lib/table-export.js';
+import * as events from './analysis.events.js';
 import { projectSummaryTable } from './analysis.exports.js';
+import * as read from './analysis.read.js';
 import {
   analysisListQuery,
   analysisParams,
@@ -17,11 +19,14 @@ import {
   previewBody,
   previewResponse,
   projectAnalysisParams,
+  reviewPositionBody,
+  reviewPositionSchema,
   runSelectorQuery,
   seriesQuery,
   summaryExportQuery,
   timeseriesUrlResponse,
   updateEventsBody,
+  updateEventsResponse,
 } from './analysis.schemas.js';
 import * as service from './analysis.service.js';
 
@@ -63,7 +68,7 @@ export default async function analysisRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const { user, video } = videoScope(request);
       const uuid = await service.createAnalysis(ctx, video, user.id, request.body);
-      return reply.status(201).send(await service.getAnalysis(ctx, video, uuid));
+      return reply.status(201).send(await read.getAnalysis(ctx, video, uuid));
     },
   );
 
@@ -104,7 +109,7 @@ export default async function analysisRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const { user, video } = videoScope(request);
       const uuid = await service.importTimeseries(ctx, video, user.id, request);
-      return reply.status(201).send(await service.getAnalysis(ctx, video, uuid));
+      return reply.status(201).send(await read.getAnalysis(ctx, video, uuid));
     },
   );
 
@@ -123,7 +128,7 @@ export default async function analysisRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { video } = videoScope(request);
-      return service.readEvents(ctx, await service.selectRun(ctx, video, request.query.analysis_uuid));
+      return events.readEvents(ctx, await read.selectRun(ctx, video, request.query.analysis_uuid));
     },
   );
 
@@ -134,13 +139,13 @@ export default async function analysisRoutes(app: FastifyInstance) {
       config: { access: 'member' },
       schema: {
         tags,
-        summary: "Change a run's events atomically: move, add, discard, restore, flag, unflag, label, delete",
+        summary: "Change a run's events atomically: move, add, discard, restore, flag, unflag, label, delete, review",
         description:
-          'Body `{analysis_uuid, version, changes}`. All changes apply or none. A `version` other than the current one is 409 with `version` (the current one): reload, then apply again.',
+          'Body `{analysis_uuid, version, changes, answer}`. All changes apply or none, and each marks its event reviewed by the caller. A `version` other than the current one is 409 with `version` (the current one): reload, then apply again. A call of `review` changes only records the marks whatever the version and does not bump it. `answer: "changed"` answers only the events the call touched; `added_ids` are the ids of added events.',
         params: analysisVideoParams,
         body: updateEventsBody,
         response: {
-          200: eventsResponse,
+          200: updateEventsResponse,
           ...projectErrorResponses,
           409: errorSchema.extend({ version: z.int().meta({ description: 'The current version of the events' }) }),
         },
@@ -148,7 +153,7 @@ export default async function analysisRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { user, video } = videoScope(request);
-      return service.updateEvents(ctx, video, user.id, request.body);
+      return events.updateEvents(ctx, video, user.id, request.body);
     },
   );
 
@@ -167,7 +172,7 @@ export default async function analysisRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { video } = videoScope(request);
-      return service.timeseriesUrl(ctx, await service.selectRun(ctx, video, request.query.analysis_uuid));
+      return read.timeseriesUrl(ctx, await read.selectRun(ctx, video, request.query.analysis_uuid));
     },
   );
 
@@ -185,7 +190,7 @@ export default async function analysisRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { video } = videoScope(request);
-      return service.getAnalysis(ctx, video, request.params.analysis_uuid);
+      return read.getAnalysis(ctx, video, request.params.analysis_uuid);
     },
   );
 
@@ -208,6 +213,43 @@ export default async function analysisRoutes(app: FastifyInstance) {
   );
 
   api.get(
+    `${base}/:analysis_uuid/review-position/`,
+    {
+      onRequest: app.authenticate,
+      config: { access: 'viewer' },
+      schema: {
+        tags,
+        summary: 'Where the caller stopped reviewing this run in Quick Score (event_id null before the first visit)',
+        params: analysisParams,
+        response: { 200: reviewPositionSchema, ...projectErrorResponses },
+      },
+    },
+    async (request) => {
+      const { user, video } = videoScope(request);
+      return events.getReviewPosition(ctx, video, user.id, request.params.analysis_uuid);
+    },
+  );
+
+  api.put(
+    `${base}/:analysis_uuid/review-position/`,
+    {
+      onRequest: app.authenticate,
+      config: { access: 'viewer' },
+      schema: {
+        tags,
+        summary: "Keep the caller's place in this run (any role: it is the reader's place, not the run's data)",
+        params: analysisParams,
+        body: reviewPositionBody,
+        response: { 200: reviewPositionSchema, ...projectErrorResponses },
+      },
+    },
+    async (request) => {
+      const { user, video } = videoScope(request);
+      return events.setReviewPosition(ctx, video, user.id, request.params.analysis_uuid, request.body.event_id);
+    },
+  );
+
+  api.get(
     `${base}/:analysis_uuid/series/`,
     {
       onRequest: app.authenticate,
@@ -216,14 +258,14 @@ export default async function analysisRoutes(app: FastifyInstance) {
         tags,
         summary: "A run's series as raw little-endian Float64 (for charts): `?part=values` (NaN = no value) or `times`",
         description:
-          'values[i] is sample i; its time is times[i] when the run has times (an imported time,value series), else i / fps. Headers: x-sample-count, x-fps.',
+          'values[i] is sample i; its time is times[i] when the run has times (an imported time,value series; header x-has-times: 1), else i / fps. Headers: x-sample-count, x-fps, x-has-times.',
         params: analysisParams,
         querystring: seriesQuery,
         response: { 200: fileResponse, ...projectErrorResponses },
       },
     },
     async (request, reply) => {
-      const file = await service.seriesFile(
+      const file = await read.seriesFile(
         ctx,
         videoScope(request).video,
         request.params.analysis_uuid,
@@ -234,6 +276,7 @@ export default async function analysisRoutes(app: FastifyInstance) {
         .header('content-length', file.size)
         .header('x-sample-count', String(file.sampleCount))
         .header('x-fps', String(file.fps ?? ''))
+        .header('x-has-times', file.hasTimes ? '1' : '0')
         .header('cache-control', 'private, max-age=3600')
         .send(await file.open());
     },
@@ -254,7 +297,7 @@ export default async function analysisRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const { table, format } = request.query;
-      const data = await service.runTable(ctx, videoScope(request).video, request.params.analysis_uuid, table);
+      const data = await read.runTable(ctx, videoScope(request).video, request.params.analysis_uuid, table);
       return sendTables(reply, [data], format, `${table}-${request.params.analysis_uuid}`);
     },
   );
@@ -273,7 +316,7 @@ export default async function analysisRoutes(app: FastifyInstance) {
         response: { 200: pageSchema(analysisSchema), ...projectErrorResponses },
       },
     },
-    async (request) => service.listAnalyses(ctx, projectScope(request).project.projectUuid, request.query, request.url),
+    async (request) => read.listAnalyses(ctx, projectScope(request).project.projectUuid, request.query, request.url),
   );
 
   api.get(

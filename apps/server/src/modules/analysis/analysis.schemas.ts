@@ -154,6 +154,10 @@ export const eventSchema = z.object({
   discarded: z.boolean(),
   updated_by: userSummarySchema.nullable(),
   updated_at: z.string().nullable(),
+  reviewed_by: userSummarySchema.nullable().meta({
+    description: 'Who last reviewed the event in Quick Score (acted on it or moved past it)',
+  }),
+  reviewed_at: z.string().nullable(),
 });
 
 export const eventsResponse = z.object({
@@ -174,10 +178,10 @@ export const eventChangeSchema = z.discriminatedUnion(
       label: label.optional(),
       flagged: z.boolean().optional(),
     }),
-    z.object({ action: z.enum(['discard', 'restore', 'flag', 'unflag', 'delete']), id: eventId }),
+    z.object({ action: z.enum(['discard', 'restore', 'flag', 'unflag', 'delete', 'review']), id: eventId }),
     z.object({ action: z.literal('label'), id: eventId, label }),
   ],
-  { error: 'Each change needs an action: move, add, discard, restore, flag, unflag, label or delete.' },
+  { error: 'Each change needs an action: move, add, discard, restore, flag, unflag, label, delete or review.' },
 );
 export type EventChange = z.output<typeof eventChangeSchema>;
 
@@ -185,6 +189,23 @@ export const updateEventsBody = z.object({
   analysis_uuid: z.string().optional(),
   version: z.int({ error: 'version is required: the version of the events you changed.' }),
   changes: z.array(eventChangeSchema).min(1, 'Give at least one change.').max(10_000, 'At most 10000 changes at once.'),
+  answer: z
+    .enum(['all', 'changed'], { error: 'answer must be "all" or "changed".' })
+    .default('all')
+    .meta({ description: '"changed": answer only the events this call touched (a long run answers quickly)' }),
+});
+
+export const updateEventsResponse = eventsResponse.extend({
+  added_ids: z.array(z.int()).meta({ description: 'The ids given to the added events, in the order of their changes' }),
+});
+
+export const reviewPositionSchema = z.object({
+  analysis_uuid: z.string(),
+  event_id: z.int().nullable().meta({ description: 'The event the caller was on; null before the first visit' }),
+  updated_at: z.string().nullable(),
+});
+export const reviewPositionBody = z.object({
+  event_id: z.int({ error: 'event_id must be an event id.' }),
 });
 
 export const timeseriesUrlResponse = z.object({ url: z.string(), expires_at: z.string() });

@@ -3,28 +3,17 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { runProcess } from '../../adapters/media/run-process.js';
 import type { AppContext } from '../../context.js';
-import { analyses, analysisEvents, analysisSegments, subjects, users, videos } from '../../db/schema.js';
-import { isUuid } from '../../lib/access.js';
-import {
-  badRequest,
-  conflict,
-  type HttpError,
-  notFound,
-  payloadTooLarge,
-  unsupportedMediaType,
-} from '../../lib/errors.js';
-import { toPage } from '../../lib/pagination.js';
+import { analyses, analysisSegments } from '../../db/schema.js';
+import { badRequest, conflict, type HttpError, payloadTooLarge, unsupportedMediaType } from '../../lib/errors.js';
 import { APP_VERSION } from '../../version.js';
-import { displayName } from '../users/user.serializer.js';
 import type { VideoRow } from '../videos/video.lookup.js';
-import { eventsTable, seriesTable } from './analysis.exports.js';
+import { findRunOfVideo, getAnalysis } from './analysis.read.js';
 import {
-  type AnalysisRow,
   abortLocalRun,
   analysisDetectJob,
   analysisSegmentJob,
@@ -34,15 +23,10 @@ import {
   type RunSource,
 } from './analysis.runs.js';
 import {
-  type analysisListQuery,
-  type analysisSchema,
   type createAnalysisBody,
-  type EventChange,
   eventDetectionParameters,
-  type eventSchema,
   movementParameters,
   type previewBody,
-  type updateEventsBody,
 } from './analysis.schemas.js';
 import { planSegments } from './engine/plan.js';
 import { runTask } from './engine/worker-client.js';
@@ -245,159 +229,6 @@ async function sendOrFail(context: AppContext, analysisUuid: string, send: () =>
   }
 }
 
-/** A run of this video by id, or 404. */
-export async function findRunOfVideo(context: AppContext, video: VideoRow, analysisUuid: string): Promise<AnalysisRow> {
-  if (!isUuid(analysisUuid)) throw notFound();
-  const [run] = await context.db
-    .select()
-    .from(analyses)
-    .where(and(eq(analyses.analysisUuid, analysisUuid), eq(analyses.videoUuid, video.videoUuid)))
-    .limit(1);
-  if (!run) throw notFound();
-  return run;
-}
-
-/** A run's stored series (`values`) or its own sample times (`times`), for charts. */
-export async function seriesFile(context: AppContext, video: VideoRow, analysisUuid: string, part: 'values' | 'times') {
-  const run = await findRunOfVideo(context, video, analysisUuid);
-  const key = part === 'times' ? run.timesKey : run.seriesKey;
-  if (run.status !== 'succeeded' || !run.seriesKey) throw badRequest('This run has no time series yet.');
-  if (!key) throw notFound('This series has no times of its own: sample i is at i / fps.');
-  const info = await context.storage.stat(key);
-  if (!info) throw notFound();
-  return {
-    size: info.size,
-    sampleCount: run.sampleCount ?? info.size / 8,
-    fps: (run.source as { fps?: number } | null)?.fps ?? null,
-    open: () => context.storage.read(key),
-  };
-}
-
-/** A succeeded run's events or series as a table to export. */
-export async function runTable(context: AppContext, video: VideoRow, analysisUuid: string, table: 'events' | 'series') {
-  const run = await findRunOfVideo(context, video, analysisUuid);
-  if (run.status !== 'succeeded') throw badRequest('This run has not succeeded, so it has nothing to export.');
-  return table === 'events' ? eventsTable(context, run) : seriesTable(context, run);
-}
-
-/** The named run, or the video's latest succeeded run that has events and a series. */
-export async function selectRun(context: AppContext, video: VideoRow, analysisUuid: string | undefined) {
-  if (analysisUuid) return findRunOfVideo(context, video, analysisUuid);
-  const [run] = await context.db
-    .select()
-    .from(analyses)
-    .where(and(eq(analyses.videoUuid, video.videoUuid), eq(analyses.status, 'succeeded')))
-    .orderBy(desc(analyses.createdAt))
-    .limit(1);
-  if (!run) throw notFound('This video has no finished analysis run yet.');
-  return run;
-}
-
-type AnalysisResponse = z.infer<typeof analysisSchema>;
-
-const listColumns = {
-  run: analyses,
-  subjectName: subjects.name,
-  videoName: videos.name,
-  creatorId: users.id,
-  creatorEmail: users.email,
-  creatorFirst: users.firstName,
-  creatorLast: users.lastName,
-  eventCount: sql<
-    number | null
-  >`case when ${analyses.status} = 'succeeded' then (select count(*)::int from analysis_events e where e.analysis_uuid = "analyses"."analysis_uuid") end`,
-};
-
-type ListRow = {
-  run: AnalysisRow;
-  subjectName: string;
-  videoName: string;
-  creatorId: number | null;
-  creatorEmail: string | null;
-  creatorFirst: string | null;
-  creatorLast: string | null;
-  eventCount: number | null;
-};
-
-function serialize(row: ListRow): AnalysisResponse {
-  const { run } = row;
-  const end = run.finishedAt ?? null;
-  return {
-    analysis_uuid: run.analysisUuid,
-    project_uuid: run.projectUuid,
-    subject_uuid: run.subjectUuid,
-    video_uuid: run.videoUuid,
-    subject_name: row.subjectName,
-    video_name: row.videoName,
-    kind: run.kind,
-    parameters: run.parameters as Record<string, unknown>,
-    source_analysis_uuid: run.sourceAnalysisUuid,
-    status: run.status,
-    progress: run.progress,
-    error: run.error,
-    software_version: run.softwareVersion,
-    created_by:
-      row.creatorId === null
-        ? null
-        : {
-            id: row.creatorId,
-            display_name: displayName({
-              email: row.creatorEmail ?? '',
-              firstName: row.creatorFirst ?? '',
-              lastName: row.creatorLast ?? '',
-            }),
-          },
-    created_at: run.createdAt.toISOString(),
-    started_at: run.startedAt?.toISOString() ?? null,
-    finished_at: end?.toISOString() ?? null,
-    duration_s: run.startedAt && end ? (end.getTime() - run.startedAt.getTime()) / 1000 : null,
-    summary: (run.summary as AnalysisResponse['summary']) ?? null,
-    event_count: row.eventCount === null ? null : Number(row.eventCount),
-  };
-}
-
-function selectRuns(context: AppContext) {
-  return context.db
-    .select(listColumns)
-    .from(analyses)
-    .innerJoin(subjects, eq(subjects.subjectUuid, analyses.subjectUuid))
-    .innerJoin(videos, eq(videos.videoUuid, analyses.videoUuid))
-    .leftJoin(users, eq(users.id, analyses.createdById));
-}
-
-export async function getAnalysis(context: AppContext, video: VideoRow, analysisUuid: string) {
-  const run = await findRunOfVideo(context, video, analysisUuid);
-  const [row] = await selectRuns(context).where(eq(analyses.analysisUuid, run.analysisUuid));
-  return serialize(row!);
-}
-
-export async function listAnalyses(
-  context: AppContext,
-  projectUuid: string,
-  query: z.output<typeof analysisListQuery>,
-  requestUrl: string,
-) {
-  const conditions: SQL[] = [eq(analyses.projectUuid, projectUuid)];
-  if (query.kind) conditions.push(eq(analyses.kind, query.kind));
-  if (query.status) conditions.push(eq(analyses.status, query.status));
-  for (const [value, column, field] of [
-    [query.subject, analyses.subjectUuid, 'subject'],
-    [query.video, analyses.videoUuid, 'video'],
-  ] as const) {
-    if (value === undefined) continue;
-    if (!isUuid(value)) throw badRequest({ [field]: ['Must be a valid UUID.'] });
-    conditions.push(eq(column, value));
-  }
-  const where = and(...conditions);
-  const [total] = await context.db.select({ count: count() }).from(analyses).where(where);
-  const rows = await selectRuns(context)
-    .where(where)
-    .orderBy(desc(analyses.createdAt), desc(analyses.analysisUuid))
-    .limit(query.page_size)
-    .offset((query.page - 1) * query.page_size);
-  return toPage(requestUrl, context.config.publicUrl, { ...query }, total?.count ?? 0, rows.map(serialize));
-}
-
 export async function revokeAnalysis(context: AppContext, video: VideoRow, analysisUuid: string) {
   const run = await findRunOfVideo(context, video, analysisUuid);
   const [revoked] = await context.db
@@ -417,178 +248,6 @@ export async function revokeAnalysis(context: AppContext, video: VideoRow, analy
     context.logger.warn({ err: error, analysisUuid }, 'cancelling queued segment jobs failed');
   });
   return getAnalysis(context, video, run.analysisUuid);
-}
-
-// ---- Events (Quick Score) ----
-
-type EventResponse = z.infer<typeof eventSchema>;
-
-export async function readEvents(context: AppContext, run: AnalysisRow) {
-  const rows = await context.db
-    .select({
-      event: analysisEvents,
-      userId: users.id,
-      email: users.email,
-      firstName: users.firstName,
-      lastName: users.lastName,
-    })
-    .from(analysisEvents)
-    .leftJoin(users, eq(users.id, analysisEvents.updatedById))
-    .where(eq(analysisEvents.analysisUuid, run.analysisUuid))
-    .orderBy(asc(analysisEvents.time), asc(analysisEvents.id));
-  const events: EventResponse[] = rows.map(({ event, userId, email, firstName, lastName }) => ({
-    id: event.id,
-    time: event.time,
-    original_time: event.originalTime,
-    label: event.label,
-    flagged: event.flagged,
-    discarded: event.discarded,
-    updated_by:
-      userId === null
-        ? null
-        : {
-            id: userId,
-            display_name: displayName({ email: email ?? '', firstName: firstName ?? '', lastName: lastName ?? '' }),
-          },
-    updated_at: event.updatedAt?.toISOString() ?? null,
-  }));
-  return { analysis_uuid: run.analysisUuid, version: run.eventsVersion, events };
-}
-
-function requireEvents(run: AnalysisRow) {
-  if (run.status !== 'succeeded') throw badRequest('This run has not succeeded, so it has no events to review.');
-}
-
-/**
- * Applies Quick Score's changes all together or not at all. The caller names the version it changed; if
- * someone else saved since, nothing is applied and the answer is 409 with the current version.
- */
-export async function updateEvents(
-  context: AppContext,
-  video: VideoRow,
-  userId: number,
-  body: z.output<typeof updateEventsBody>,
-) {
-  const selected = await selectRun(context, video, body.analysis_uuid);
-  requireEvents(selected);
-  const duration = video.durationS ?? Number.POSITIVE_INFINITY;
-  const halfFrame = 0.5 / (video.fps ?? 30);
-  await context.db.transaction(async (tx) => {
-    const [run] = await tx
-      .select()
-      .from(analyses)
-      .where(eq(analyses.analysisUuid, selected.analysisUuid))
-      .for('update');
-    if (!run) throw notFound();
-    if (run.eventsVersion !== body.version) {
-      throw conflict(
-        'These events were changed by someone else since you loaded them. Reload to see the current version.',
-        {
-          version: run.eventsVersion,
-        },
-      );
-    }
-    const existing = await tx
-      .select({ id: analysisEvents.id, time: analysisEvents.time })
-      .from(analysisEvents)
-      .where(eq(analysisEvents.analysisUuid, run.analysisUuid));
-    const times = new Map(existing.map((e) => [e.id, e.time]));
-    let nextId = run.nextEventId;
-    const now = new Date();
-    const stamp = { updatedById: userId, updatedAt: now };
-    const problems: string[] = [];
-    const checkTime = (index: number, time: number) => {
-      if (time < 0) problems.push(`Change ${index}: an event cannot be before 0 s.`);
-      else if (time > duration + 1e-9) problems.push(`Change ${index}: ${time} s is after the end of the video.`);
-      else return true;
-      return false;
-    };
-    const where = (id: number) => and(eq(analysisEvents.analysisUuid, run.analysisUuid), eq(analysisEvents.id, id));
-    for (const [i, change] of body.changes.entries()) {
-      const index = i + 1;
-      if (change.action !== 'add' && !times.has(change.id)) {
-        problems.push(`Change ${index}: event ${change.id} does not exist.`);
-        continue;
-      }
-      await applyChange(change, index);
-    }
-    if (problems.length > 0) throw badRequest({ changes: problems });
-    await tx
-      .update(analyses)
-      .set({ eventsVersion: run.eventsVersion + 1, nextEventId: nextId })
-      .where(eq(analyses.analysisUuid, run.analysisUuid));
-
-    async function applyChange(change: EventChange, index: number) {
-      switch (change.action) {
-        case 'add': {
-          if (!checkTime(index, change.time)) return;
-          const clash = [...times.values()].some((t) => Math.abs(t - change.time) < halfFrame);
-          if (clash) {
-            problems.push(`Change ${index}: there is already an event at ${change.time} s.`);
-            return;
-          }
-          const id = nextId++;
-          await tx.insert(analysisEvents).values({
-            analysisUuid: run!.analysisUuid,
-            id,
-            time: change.time,
-            originalTime: null,
-            label: change.label ?? null,
-            flagged: change.flagged ?? false,
-            ...stamp,
-          });
-          times.set(id, change.time);
-          return;
-        }
-        case 'move':
-          if (!checkTime(index, change.time)) return;
-          await tx
-            .update(analysisEvents)
-            .set({ time: change.time, ...stamp })
-            .where(where(change.id));
-          times.set(change.id, change.time);
-          return;
-        case 'discard':
-        case 'restore':
-          await tx
-            .update(analysisEvents)
-            .set({ discarded: change.action === 'discard', ...stamp })
-            .where(where(change.id));
-          return;
-        case 'flag':
-        case 'unflag':
-          await tx
-            .update(analysisEvents)
-            .set({ flagged: change.action === 'flag', ...stamp })
-            .where(where(change.id));
-          return;
-        case 'label':
-          await tx
-            .update(analysisEvents)
-            .set({ label: change.label || null, ...stamp })
-            .where(where(change.id));
-          return;
-        case 'delete':
-          await tx.delete(analysisEvents).where(where(change.id));
-          times.delete(change.id);
-          return;
-      }
-    }
-  });
-  const [fresh] = await context.db.select().from(analyses).where(eq(analyses.analysisUuid, selected.analysisUuid));
-  return readEvents(context, fresh!);
-}
-
-// ---- Time series ----
-
-const DOWNLOAD_SECONDS = 60 * 60;
-
-export async function timeseriesUrl(context: AppContext, run: AnalysisRow) {
-  if (run.status !== 'succeeded' || !run.seriesCsvKey) throw badRequest('This run has no time series yet.');
-  const presigned = await context.storage.presignedUrl(run.seriesCsvKey, DOWNLOAD_SECONDS);
-  if (presigned) return { url: presigned, expires_at: new Date(Date.now() + DOWNLOAD_SECONDS * 1000).toISOString() };
-  const { token, expiresAt } = await context.tokens.signDownload(run.seriesCsvKey, DOWNLOAD_SECONDS);
-  return { url: `${context.config.publicUrl}/api/files/${token}`, expires_at: expiresAt.toISOString() };
 }
 
 // ---- Preview ----

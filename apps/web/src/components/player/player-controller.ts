@@ -55,6 +55,8 @@ interface RunningClip {
 interface Preload {
   start: number;
   done: Promise<number>;
+  /** The standby shows the clip's first frame: a swap can play at once. */
+  ready: boolean;
 }
 
 const MEDIA_ERRORS: Record<number, string> = {
@@ -239,7 +241,7 @@ export class PlayerController {
   private onPresented(now: number, mediaTime: number) {
     if (this.targetFrame === null) this.time.set(mediaTime);
     const run = this.running;
-    if (!run || !run.playing || run.generation !== this.generation) return;
+    if (!run?.playing || run.generation !== this.generation) return;
     const frame = nearestFrame(mediaTime, this.fps);
     if (frame < run.clip.start) return;
     if (run.requestedAt !== null) {
@@ -324,13 +326,24 @@ export class PlayerController {
     const preload = this.preload;
     let element = this.element;
     if (preload && preload.start === range.start && this.standby) {
-      // The standby holds this clip's first frame: put it on screen.
+      // The standby holds this clip's first frame: put it on screen, and play it at once when its seek is done
+      // (before anything else the page does for the new event).
       this.preload = null;
       element?.pause();
+      // On screen now, not when React next renders the player.
+      if (element) Object.assign(element.style, shownStyle(false));
+      if (this.standby) Object.assign(this.standby.style, shownStyle(true));
       this.patch({ shown: this.state.shown === 0 ? 1 : 0 });
       element = this.element;
-      const standbyReady = element !== null && element.readyState >= 2;
-      this.patch({ ready: standbyReady, duration: element?.duration || this.state.duration });
+      this.patch({
+        ready: element !== null && element.readyState >= 2,
+        duration: element?.duration || this.state.duration,
+      });
+      if (preload.ready && element) {
+        run.playing = true;
+        void element.play().catch(() => this.patch({ playing: false }));
+        return;
+      }
       await preload.done;
     } else {
       if (!element) return;
@@ -354,7 +367,10 @@ export class PlayerController {
     const start = clampFrame(clip.start, this.frameCount);
     if (this.preload?.start === start) return;
     standby.pause();
-    const preload: Preload = { start, done: this.seekAndConfirm(standby, frameTime(start, this.fps)) };
+    const preload: Preload = { start, done: this.seekAndConfirm(standby, frameTime(start, this.fps)), ready: false };
+    void preload.done.then(() => {
+      preload.ready = true;
+    });
     this.preload = preload;
   }
 
@@ -397,10 +413,12 @@ export class PlayerController {
         if (handle !== undefined) element.cancelVideoFrameCallback(handle);
         resolve(frame);
       };
+      const wanted = clampFrame(frameAt(time, this.fps), this.frameCount);
       const onFrame = (_now: number, metadata: VideoFrameCallbackMetadata) => {
-        // A frame composited while the seek is still under way is the old one.
-        if (element.seeking) handle = element.requestVideoFrameCallback(onFrame);
-        else finish(nearestFrame(metadata.mediaTime, this.fps));
+        const frame = nearestFrame(metadata.mediaTime, this.fps);
+        // The sought frame may be composited before `seeking` clears; another frame while seeking is an old one.
+        if (frame === wanted || !element.seeking) finish(frame);
+        else handle = element.requestVideoFrameCallback(onFrame);
       };
       const onSeeked = () => {
         const byTime = () => finish(clampFrame(frameAt(element.currentTime, this.fps), this.frameCount));
@@ -417,6 +435,11 @@ export class PlayerController {
       element.currentTime = time;
     });
   }
+}
+
+/** The inline style of an element on screen or standing by (beneath, transparent, still composited). */
+export function shownStyle(onScreen: boolean): { opacity: string; zIndex: string } {
+  return onScreen ? { opacity: '1', zIndex: '1' } : { opacity: '0', zIndex: '0' };
 }
 
 /** requestVideoFrameCallback: Chromium, Safari, Firefox ≥ 132. */

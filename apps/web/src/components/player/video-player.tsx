@@ -1,7 +1,7 @@
 import { Film, TriangleAlert } from 'lucide-react';
 import { type KeyboardEventHandler, type ReactNode, useCallback } from 'react';
 import { cn } from '@/lib/utils';
-import { type PlayerController, usePlayerState } from './player-controller';
+import { type PlayerController, shownStyle, usePlayerState } from './player-controller';
 
 /** What the player shows: a video's playable copy and its picture size. */
 export interface PlayerSource {
@@ -63,8 +63,9 @@ export function VideoPlayer({
         playsInline
         muted
         // Both stay rendered (a hidden element would not decode its preloaded frame); the standby sits beneath.
-        className={cn('absolute inset-0 size-full object-contain', onScreen ? 'z-[1]' : 'pointer-events-none z-0')}
-        style={{ opacity: onScreen ? 1 : 0 }}
+        className={cn('absolute inset-0 size-full object-contain', !onScreen && 'pointer-events-none')}
+        // The controller swaps these two itself at the moment it swaps the elements (see shownStyle).
+        style={shownStyle(onScreen)}
         onClick={clickPicture}
         data-testid={onScreen ? 'video-element' : 'video-standby'}
         aria-hidden={onScreen ? undefined : true}

@@ -15,7 +15,19 @@ export type CreateAnalysisBody = ApiRequestBody<VideoAnalysisPath<''>, 'post'>;
 export type Preview = ApiResponse<VideoAnalysisPath<'create-preview/'>, 'post'>;
 export type EventsAnswer = ApiResponse<VideoAnalysisPath<'retrieve-events/'>, 'get'>;
 export type AnalysisEvent = EventsAnswer['events'][number];
-export type EventChange = ApiRequestBody<VideoAnalysisPath<'update-events/'>, 'post'>['changes'][number];
+export type UpdateEventsBody = ApiRequestBody<VideoAnalysisPath<'update-events/'>, 'post'>;
+export type EventChange = UpdateEventsBody['changes'][number];
+export type UpdateEventsAnswer = ApiResponse<VideoAnalysisPath<'update-events/'>, 'post'>;
+
+/** A run's bypass ranges as stored with its parameters ([start, end] seconds). */
+export function runBypassRanges(run: Pick<AnalysisRun, 'parameters'>): [number, number][] {
+  const raw = run.parameters.bypass_ranges;
+  if (!Array.isArray(raw)) return [];
+  return raw.filter(
+    (range): range is [number, number] =>
+      Array.isArray(range) && typeof range[0] === 'number' && typeof range[1] === 'number',
+  );
+}
 
 /** A run still has work ahead: poll it. */
 export const isRunActive = (run: Pick<AnalysisRun, 'status'>) => run.status === 'queued' || run.status === 'running';
@@ -94,8 +106,8 @@ export const analysisApi = {
     apiRequest<EventsAnswer>(`${videoBase(ref, 'analysisRetrieveEvents')}retrieve-events/`, {
       query: { analysis_uuid: requireParam('analysisUuid', analysisUuid, 'analysisRetrieveEvents') },
     }),
-  updateEvents: (ref: VideoRef, body: { analysis_uuid: string; version: number; changes: EventChange[] }) =>
-    apiRequest<EventsAnswer>(`${videoBase(ref, 'analysisUpdateEvents')}update-events/`, {
+  updateEvents: (ref: VideoRef, body: UpdateEventsBody) =>
+    apiRequest<UpdateEventsAnswer>(`${videoBase(ref, 'analysisUpdateEvents')}update-events/`, {
       method: 'POST',
       body: requireParam('body', body, 'analysisUpdateEvents'),
     }),
@@ -109,12 +121,9 @@ export const analysisApi = {
     const path = `${videoBase(ref, 'analysisSeries')}${requireParam('analysisUuid', analysisUuid, 'analysisSeries')}/series/`;
     const response = await apiBinary(path);
     const fps = Number(response.headers.get('x-fps')) || 30;
+    const hasTimes = response.headers.get('x-has-times') === '1';
     const values = await float64(response);
-    const run = await analysisApi.retrieve(ref, analysisUuid);
-    const times =
-      run.kind === 'timeseries_import'
-        ? await float64(await apiBinary(path, { query: { part: 'times' } })).catch(() => null)
-        : null;
+    const times = hasTimes ? await float64(await apiBinary(path, { query: { part: 'times' } })) : null;
     return { values, times, fps };
   },
   /** Downloads a run's table (events or series) as CSV or XLSX through the browser. */

@@ -26,6 +26,8 @@ import { useProjectPermissions } from '@/features/projects/hooks/use-project-per
 import { videoQueries } from '@/features/videos/api';
 import { VideoStatusBadge } from '@/features/videos/components/video-status-badge';
 import { formatBytes, formatDate, formatDuration } from '@/lib/format';
+import { EmptyNote } from './empty-note';
+import { RecentAnalyses } from './recent-analyses';
 
 export function Dashboard() {
   const { user } = useSession();
@@ -70,19 +72,7 @@ export function Dashboard() {
 
       <div className="mt-6 grid grid-cols-1 gap-6 lg:grid-cols-2">
         <RecentVideos projectUuid={project.project_uuid} />
-        <Card>
-          <CardHeader>
-            <CardTitle>Recent analyses</CardTitle>
-            <CardDescription>Movement detection and scoring runs of this project.</CardDescription>
-          </CardHeader>
-          <CardContent>
-            <EmptyState
-              icon={ClipboardList}
-              title="No analyses yet"
-              text="Runs of the Movement Detector will be listed here with their status and results."
-            />
-          </CardContent>
-        </Card>
+        <RecentAnalyses projectUuid={project.project_uuid} />
       </div>
     </PageContainer>
   );
@@ -205,7 +195,7 @@ function RecentVideos({ projectUuid }: { projectUuid: string }) {
             <Skeleton className="h-12" />
           </div>
         ) : isError || videos.length === 0 ? (
-          <EmptyState icon={Upload} title="No videos yet" text="Upload recordings from a subject’s page." />
+          <EmptyNote icon={Upload} title="No videos yet" text="Upload recordings from a subject’s page." />
         ) : (
           <ul className="divide-y">
             {videos.map((video) => (
@@ -236,18 +226,6 @@ function RecentVideos({ projectUuid }: { projectUuid: string }) {
         )}
       </CardContent>
     </Card>
-  );
-}
-
-export function EmptyState({ icon: Icon, title, text }: { icon: LucideIcon; title: string; text: string }) {
-  return (
-    <div className="flex flex-col items-center justify-center gap-2 rounded-lg border border-dashed px-4 py-8 text-center">
-      <span className="flex size-10 items-center justify-center rounded-full bg-muted">
-        <Icon className="size-5 text-muted-foreground" aria-hidden="true" />
-      </span>
-      <p className="font-medium text-sm">{title}</p>
-      <p className="max-w-xs text-muted-foreground text-xs">{text}</p>
-    </div>
   );
 }
 

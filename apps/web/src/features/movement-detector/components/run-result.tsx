@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { Download } from 'lucide-react';
+import { Download, ListChecks } from 'lucide-react';
 import { useMemo, useState } from 'react';
+import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { SeriesChart } from '@/components/chart/series-chart';
 import type { PlayerController } from '@/components/player/player-controller';
@@ -12,21 +13,13 @@ import {
   type AnalysisSummary,
   analysisApi,
   analysisQueries,
+  runBypassRanges,
   type VideoRef,
 } from '@/features/analysis/api';
-import type { TimeRange } from '@/features/analysis/time-range-csv';
+import { quickScorePath } from '@/features/quick-score/links';
 import { errorMessage } from '@/lib/errors';
 import { formatDate } from '@/lib/format';
 import { cn } from '@/lib/utils';
-
-/** A run's bypass ranges as stored with its parameters. */
-function storedBypassRanges(run: AnalysisRun): [number, number][] {
-  const raw = run.parameters.bypass_ranges;
-  if (!Array.isArray(raw)) return [];
-  return raw.filter(
-    (range): range is TimeRange => Array.isArray(range) && typeof range[0] === 'number' && typeof range[1] === 'number',
-  );
-}
 
 /**
  * A finished run: its series with events, bypassed parts and threshold (optionally over another run's series),
@@ -60,7 +53,7 @@ export function RunResult({
     () => events.map((e) => ({ time: e.time, discarded: e.discarded, selected: e.id === selectedId })),
     [events, selectedId],
   );
-  const bypassRanges = useMemo(() => storedBypassRanges(run), [run]);
+  const bypassRanges = useMemo(() => runBypassRanges(run), [run]);
   const compare = useMemo(
     () =>
       compareRun && compareSeries.data
@@ -140,6 +133,20 @@ export function RunResult({
             Summary
           </h3>
           {run.summary ? <Summary summary={run.summary} /> : <p className="text-muted-foreground text-sm">—</p>}
+          <div className="pt-2">
+            <Button asChild size="sm">
+              <Link
+                to={quickScorePath(videoRef.projectUuid, {
+                  subject: videoRef.subjectUuid,
+                  video: videoRef.videoUuid,
+                  run: run.analysis_uuid,
+                })}
+              >
+                <ListChecks aria-hidden="true" />
+                Review in Quick Score
+              </Link>
+            </Button>
+          </div>
           <Downloads videoRef={videoRef} run={run} />
         </section>
       </div>

@@ -1,0 +1,274 @@
+/**
+ * A run's events as Quick Score reads and changes them: versioned edits (all or nothing, 409 on a stale version),
+ * review marks (who confirmed each event, when), and each user's resume position in each run.
+ */
+import { and, asc, eq, gt, inArray, lt, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import { analyses, analysisEvents, reviewPositions, users } from '../../db/schema.js';
+import { badRequest, conflict, notFound } from '../../lib/errors.js';
+import { rememberLabels } from '../labels/label.service.js';
+import { displayName } from '../users/user.serializer.js';
+import type { VideoRow } from '../videos/video.lookup.js';
+import { findRunOfVideo, selectRun } from './analysis.read.js';
+import type { AnalysisRow } from './analysis.runs.js';
+import type { EventChange, eventSchema, updateEventsBody } from './analysis.schemas.js';
+
+type EventResponse = z.infer<typeof eventSchema>;
+
+const reviewers = alias(users, 'reviewers');
+
+function person(id: number | null, email: string | null, firstName: string | null, lastName: string | null) {
+  if (id === null) return null;
+  return {
+    id,
+    display_name: displayName({ email: email ?? '', firstName: firstName ?? '', lastName: lastName ?? '' }),
+  };
+}
+
+/** A run's events by time (all of them, or only `ids`), with who changed and who reviewed each. */
+export async function readEvents(context: AppContext, run: AnalysisRow, ids?: number[]) {
+  const conditions = [eq(analysisEvents.analysisUuid, run.analysisUuid)];
+  if (ids) conditions.push(inArray(analysisEvents.id, ids.length > 0 ? ids : [-1]));
+  const rows = await context.db
+    .select({
+      event: analysisEvents,
+      userId: users.id,
+      email: users.email,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      reviewerId: reviewers.id,
+      reviewerEmail: reviewers.email,
+      reviewerFirst: reviewers.firstName,
+      reviewerLast: reviewers.lastName,
+    })
+    .from(analysisEvents)
+    .leftJoin(users, eq(users.id, analysisEvents.updatedById))
+    .leftJoin(reviewers, eq(reviewers.id, analysisEvents.reviewedById))
+    .where(and(...conditions))
+    .orderBy(asc(analysisEvents.time), asc(analysisEvents.id));
+  const events: EventResponse[] = rows.map((row) => ({
+    id: row.event.id,
+    time: row.event.time,
+    original_time: row.event.originalTime,
+    label: row.event.label,
+    flagged: row.event.flagged,
+    discarded: row.event.discarded,
+    updated_by: person(row.userId, row.email, row.firstName, row.lastName),
+    updated_at: row.event.updatedAt?.toISOString() ?? null,
+    reviewed_by: person(row.reviewerId, row.reviewerEmail, row.reviewerFirst, row.reviewerLast),
+    reviewed_at: row.event.reviewedAt?.toISOString() ?? null,
+  }));
+  return { analysis_uuid: run.analysisUuid, version: run.eventsVersion, events };
+}
+
+function requireEvents(run: AnalysisRow) {
+  if (run.status !== 'succeeded') throw badRequest('This run has not succeeded, so it has no events to review.');
+}
+
+/**
+ * Applies Quick Score's changes all together or not at all. The caller names the version it changed; if someone
+ * else saved since, nothing is applied and the answer is 409 with the current version. Every change also marks its
+ * event reviewed by the caller. A call of `review` changes only (moving past events) records review marks whatever
+ * the version and leaves the version as it is: marks never conflict, and two reviewers walking the same run would
+ * otherwise refuse each other's every step. Only the events a call names are read, so a call costs the same on a run
+ * of ten events or of a hundred thousand.
+ */
+export async function updateEvents(
+  context: AppContext,
+  video: VideoRow,
+  userId: number,
+  body: z.output<typeof updateEventsBody>,
+) {
+  const selected = await selectRun(context, video, body.analysis_uuid);
+  requireEvents(selected);
+  const duration = video.durationS ?? Number.POSITIVE_INFINITY;
+  const halfFrame = 0.5 / (video.fps ?? 30);
+  const reviewOnly = body.changes.every((change) => change.action === 'review');
+  const touched = new Set<number>();
+  const addedIds: number[] = [];
+  const version = await context.db.transaction(async (tx) => {
+    const [run] = await tx
+      .select()
+      .from(analyses)
+      .where(eq(analyses.analysisUuid, selected.analysisUuid))
+      .for('update');
+    if (!run) throw notFound();
+    if (!reviewOnly && run.eventsVersion !== body.version) {
+      throw conflict(
+        'These events were changed by someone else since you loaded them. Reload to see the current version.',
+        { version: run.eventsVersion },
+      );
+    }
+    const named = [...new Set(body.changes.flatMap((change) => (change.action === 'add' ? [] : [change.id])))];
+    const existing =
+      named.length === 0
+        ? []
+        : await tx
+            .select({ id: analysisEvents.id, time: analysisEvents.time })
+            .from(analysisEvents)
+            .where(and(eq(analysisEvents.analysisUuid, run.analysisUuid), inArray(analysisEvents.id, named)));
+    /** Current times of the events this call has named, added or moved (deleted ones removed). */
+    const times = new Map(existing.map((e) => [e.id, e.time]));
+    const deleted = new Set<number>();
+    let nextId = run.nextEventId;
+    const now = new Date();
+    const reviewed = { reviewedById: userId, reviewedAt: now };
+    const stamp = { updatedById: userId, updatedAt: now, ...reviewed };
+    const labels = new Set<string>();
+    const problems: string[] = [];
+    const checkTime = (index: number, time: number) => {
+      if (time < 0) problems.push(`Change ${index}: an event cannot be before 0 s.`);
+      else if (time > duration + 1e-9) problems.push(`Change ${index}: ${time} s is after the end of the video.`);
+      else return true;
+      return false;
+    };
+    /** An event within half a frame of `time`: one this call knows, else one in the table (the time index). */
+    const occupied = async (time: number) => {
+      for (const t of times.values()) if (Math.abs(t - time) < halfFrame) return true;
+      const near = await tx
+        .select({ id: analysisEvents.id })
+        .from(analysisEvents)
+        .where(
+          and(
+            eq(analysisEvents.analysisUuid, run.analysisUuid),
+            gt(analysisEvents.time, time - halfFrame),
+            lt(analysisEvents.time, time + halfFrame),
+          ),
+        );
+      // Events this call moved or deleted are no longer where the table says.
+      return near.some((row) => !times.has(row.id) && !deleted.has(row.id));
+    };
+    const where = (id: number) => and(eq(analysisEvents.analysisUuid, run.analysisUuid), eq(analysisEvents.id, id));
+
+    const apply = async (change: EventChange, index: number) => {
+      if (change.action !== 'add' && !times.has(change.id)) {
+        // A mark on an event deleted meanwhile has nothing left to mark.
+        if (change.action !== 'review') problems.push(`Change ${index}: event ${change.id} does not exist.`);
+        return;
+      }
+      switch (change.action) {
+        case 'add': {
+          if (!checkTime(index, change.time)) return;
+          if (await occupied(change.time)) {
+            problems.push(`Change ${index}: there is already an event at ${change.time} s.`);
+            return;
+          }
+          const id = nextId++;
+          await tx.insert(analysisEvents).values({
+            analysisUuid: run.analysisUuid,
+            id,
+            time: change.time,
+            originalTime: null,
+            label: change.label || null,
+            flagged: change.flagged ?? false,
+            ...stamp,
+          });
+          if (change.label) labels.add(change.label);
+          times.set(id, change.time);
+          touched.add(id);
+          addedIds.push(id);
+          return;
+        }
+        case 'move':
+          if (!checkTime(index, change.time)) return;
+          await tx
+            .update(analysisEvents)
+            .set({ time: change.time, ...stamp })
+            .where(where(change.id));
+          times.set(change.id, change.time);
+          break;
+        case 'discard':
+        case 'restore':
+          await tx
+            .update(analysisEvents)
+            .set({ discarded: change.action === 'discard', ...stamp })
+            .where(where(change.id));
+          break;
+        case 'flag':
+        case 'unflag':
+          await tx
+            .update(analysisEvents)
+            .set({ flagged: change.action === 'flag', ...stamp })
+            .where(where(change.id));
+          break;
+        case 'label':
+          await tx
+            .update(analysisEvents)
+            .set({ label: change.label || null, ...stamp })
+            .where(where(change.id));
+          if (change.label) labels.add(change.label);
+          break;
+        case 'review':
+          await tx.update(analysisEvents).set(reviewed).where(where(change.id));
+          break;
+        case 'delete':
+          await tx.delete(analysisEvents).where(where(change.id));
+          times.delete(change.id);
+          deleted.add(change.id);
+          touched.delete(change.id);
+          return;
+      }
+      touched.add(change.id);
+    };
+
+    for (const [i, change] of body.changes.entries()) await apply(change, i + 1);
+    if (problems.length > 0) throw badRequest({ changes: problems });
+    await rememberLabels(tx, run.projectUuid, [...labels], userId);
+    if (reviewOnly) return run.eventsVersion;
+    await tx
+      .update(analyses)
+      .set({ eventsVersion: run.eventsVersion + 1, nextEventId: nextId })
+      .where(eq(analyses.analysisUuid, run.analysisUuid));
+    return run.eventsVersion + 1;
+  });
+  const fresh = { ...selected, eventsVersion: version };
+  const answer = await readEvents(context, fresh, body.answer === 'changed' ? [...touched] : undefined);
+  return { ...answer, added_ids: addedIds };
+}
+
+// ---- Resume position ----
+
+/** The event the caller was on in this run (null before the first visit). */
+export async function getReviewPosition(context: AppContext, video: VideoRow, userId: number, analysisUuid: string) {
+  const run = await findRunOfVideo(context, video, analysisUuid);
+  const [row] = await context.db
+    .select()
+    .from(reviewPositions)
+    .where(and(eq(reviewPositions.userId, userId), eq(reviewPositions.analysisUuid, run.analysisUuid)));
+  return {
+    analysis_uuid: run.analysisUuid,
+    event_id: row?.eventId ?? null,
+    updated_at: row?.updatedAt.toISOString() ?? null,
+  };
+}
+
+/**
+ * Keeps where the caller is in this run. Any role may keep its own position — a viewer included: it is the
+ * reader's place, not the run's data, and changes nothing anyone else sees.
+ */
+export async function setReviewPosition(
+  context: AppContext,
+  video: VideoRow,
+  userId: number,
+  analysisUuid: string,
+  eventId: number,
+) {
+  const run = await findRunOfVideo(context, video, analysisUuid);
+  requireEvents(run);
+  const [event] = await context.db
+    .select({ id: analysisEvents.id })
+    .from(analysisEvents)
+    .where(and(eq(analysisEvents.analysisUuid, run.analysisUuid), eq(analysisEvents.id, eventId)));
+  if (!event) throw badRequest({ event_id: ['This run has no event with that id.'] });
+  const now = new Date();
+  await context.db
+    .insert(reviewPositions)
+    .values({ userId, analysisUuid: run.analysisUuid, eventId, updatedAt: now })
+    .onConflictDoUpdate({
+      target: [reviewPositions.userId, reviewPositions.analysisUuid],
+      set: { eventId, updatedAt: sql`excluded.updated_at` },
+    });
+  return { analysis_uuid: run.analysisUuid, event_id: eventId, updated_at: now.toISOString() };
+}

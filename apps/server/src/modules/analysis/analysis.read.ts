@@ -1,0 +1,179 @@
+/** Reading runs: one run of a video, the project's list, a run's series and tables, the series download. */
+import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import { analyses, subjects, users, videos } from '../../db/schema.js';
+import { isUuid } from '../../lib/access.js';
+import { badRequest, notFound } from '../../lib/errors.js';
+import { toPage } from '../../lib/pagination.js';
+import { displayName } from '../users/user.serializer.js';
+import type { VideoRow } from '../videos/video.lookup.js';
+import { eventsTable, seriesTable } from './analysis.exports.js';
+import type { AnalysisRow } from './analysis.runs.js';
+import type { analysisListQuery, analysisSchema } from './analysis.schemas.js';
+
+/** A run of this video by id, or 404. */
+export async function findRunOfVideo(context: AppContext, video: VideoRow, analysisUuid: string): Promise<AnalysisRow> {
+  if (!isUuid(analysisUuid)) throw notFound();
+  const [run] = await context.db
+    .select()
+    .from(analyses)
+    .where(and(eq(analyses.analysisUuid, analysisUuid), eq(analyses.videoUuid, video.videoUuid)))
+    .limit(1);
+  if (!run) throw notFound();
+  return run;
+}
+
+/** A run's stored series (`values`) or its own sample times (`times`), for charts. */
+export async function seriesFile(context: AppContext, video: VideoRow, analysisUuid: string, part: 'values' | 'times') {
+  const run = await findRunOfVideo(context, video, analysisUuid);
+  const key = part === 'times' ? run.timesKey : run.seriesKey;
+  if (run.status !== 'succeeded' || !run.seriesKey) throw badRequest('This run has no time series yet.');
+  if (!key) throw notFound('This series has no times of its own: sample i is at i / fps.');
+  const info = await context.storage.stat(key);
+  if (!info) throw notFound();
+  return {
+    size: info.size,
+    sampleCount: run.sampleCount ?? info.size / 8,
+    fps: (run.source as { fps?: number } | null)?.fps ?? null,
+    hasTimes: run.timesKey !== null,
+    open: () => context.storage.read(key),
+  };
+}
+
+/** A succeeded run's events or series as a table to export. */
+export async function runTable(context: AppContext, video: VideoRow, analysisUuid: string, table: 'events' | 'series') {
+  const run = await findRunOfVideo(context, video, analysisUuid);
+  if (run.status !== 'succeeded') throw badRequest('This run has not succeeded, so it has nothing to export.');
+  return table === 'events' ? eventsTable(context, run) : seriesTable(context, run);
+}
+
+/** The named run, or the video's latest succeeded run that has events and a series. */
+export async function selectRun(context: AppContext, video: VideoRow, analysisUuid: string | undefined) {
+  if (analysisUuid) return findRunOfVideo(context, video, analysisUuid);
+  const [run] = await context.db
+    .select()
+    .from(analyses)
+    .where(and(eq(analyses.videoUuid, video.videoUuid), eq(analyses.status, 'succeeded')))
+    .orderBy(desc(analyses.createdAt))
+    .limit(1);
+  if (!run) throw notFound('This video has no finished analysis run yet.');
+  return run;
+}
+
+type AnalysisResponse = z.infer<typeof analysisSchema>;
+
+const listColumns = {
+  run: analyses,
+  subjectName: subjects.name,
+  videoName: videos.name,
+  creatorId: users.id,
+  creatorEmail: users.email,
+  creatorFirst: users.firstName,
+  creatorLast: users.lastName,
+  eventCount: sql<
+    number | null
+  >`case when ${analyses.status} = 'succeeded' then (select count(*)::int from analysis_events e where e.analysis_uuid = "analyses"."analysis_uuid") end`,
+};
+
+type ListRow = {
+  run: AnalysisRow;
+  subjectName: string;
+  videoName: string;
+  creatorId: number | null;
+  creatorEmail: string | null;
+  creatorFirst: string | null;
+  creatorLast: string | null;
+  eventCount: number | null;
+};
+
+function serialize(row: ListRow): AnalysisResponse {
+  const { run } = row;
+  const end = run.finishedAt ?? null;
+  return {
+    analysis_uuid: run.analysisUuid,
+    project_uuid: run.projectUuid,
+    subject_uuid: run.subjectUuid,
+    video_uuid: run.videoUuid,
+    subject_name: row.subjectName,
+    video_name: row.videoName,
+    kind: run.kind,
+    parameters: run.parameters as Record<string, unknown>,
+    source_analysis_uuid: run.sourceAnalysisUuid,
+    status: run.status,
+    progress: run.progress,
+    error: run.error,
+    software_version: run.softwareVersion,
+    created_by:
+      row.creatorId === null
+        ? null
+        : {
+            id: row.creatorId,
+            display_name: displayName({
+              email: row.creatorEmail ?? '',
+              firstName: row.creatorFirst ?? '',
+              lastName: row.creatorLast ?? '',
+            }),
+          },
+    created_at: run.createdAt.toISOString(),
+    started_at: run.startedAt?.toISOString() ?? null,
+    finished_at: end?.toISOString() ?? null,
+    duration_s: run.startedAt && end ? (end.getTime() - run.startedAt.getTime()) / 1000 : null,
+    summary: (run.summary as AnalysisResponse['summary']) ?? null,
+    event_count: row.eventCount === null ? null : Number(row.eventCount),
+  };
+}
+
+function selectRuns(context: AppContext) {
+  return context.db
+    .select(listColumns)
+    .from(analyses)
+    .innerJoin(subjects, eq(subjects.subjectUuid, analyses.subjectUuid))
+    .innerJoin(videos, eq(videos.videoUuid, analyses.videoUuid))
+    .leftJoin(users, eq(users.id, analyses.createdById));
+}
+
+export async function getAnalysis(context: AppContext, video: VideoRow, analysisUuid: string) {
+  const run = await findRunOfVideo(context, video, analysisUuid);
+  const [row] = await selectRuns(context).where(eq(analyses.analysisUuid, run.analysisUuid));
+  return serialize(row!);
+}
+
+export async function listAnalyses(
+  context: AppContext,
+  projectUuid: string,
+  query: z.output<typeof analysisListQuery>,
+  requestUrl: string,
+) {
+  const conditions: SQL[] = [eq(analyses.projectUuid, projectUuid)];
+  if (query.kind) conditions.push(eq(analyses.kind, query.kind));
+  if (query.status) conditions.push(eq(analyses.status, query.status));
+  for (const [value, column, field] of [
+    [query.subject, analyses.subjectUuid, 'subject'],
+    [query.video, analyses.videoUuid, 'video'],
+  ] as const) {
+    if (value === undefined) continue;
+    if (!isUuid(value)) throw badRequest({ [field]: ['Must be a valid UUID.'] });
+    conditions.push(eq(column, value));
+  }
+  const where = and(...conditions);
+  const [total] = await context.db.select({ count: count() }).from(analyses).where(where);
+  const rows = await selectRuns(context)
+    .where(where)
+    .orderBy(desc(analyses.createdAt), desc(analyses.analysisUuid))
+    .limit(query.page_size)
+    .offset((query.page - 1) * query.page_size);
+  return toPage(requestUrl, context.config.publicUrl, { ...query }, total?.count ?? 0, rows.map(serialize));
+}
+
+// ---- Time series ----
+
+const DOWNLOAD_SECONDS = 60 * 60;
+
+export async function timeseriesUrl(context: AppContext, run: AnalysisRow) {
+  if (run.status !== 'succeeded' || !run.seriesCsvKey) throw badRequest('This run has no time series yet.');
+  const presigned = await context.storage.presignedUrl(run.seriesCsvKey, DOWNLOAD_SECONDS);
+  if (presigned) return { url: presigned, expires_at: new Date(Date.now() + DOWNLOAD_SECONDS * 1000).toISOString() };
+  const { token, expiresAt } = await context.tokens.signDownload(run.seriesCsvKey, DOWNLOAD_SECONDS);
+  return { url: `${context.config.publicUrl}/api/files/${token}`, expires_at: expiresAt.toISOString() };
+}

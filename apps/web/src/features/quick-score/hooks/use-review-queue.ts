@@ -1,0 +1,103 @@
+import { useEffect, useState, useSyncExternalStore } from 'react';
+import { analysisApi, type VideoRef } from '@/features/analysis/api';
+import { ActionQueue, type QueueNotice, type QueueSnapshot } from '../action-queue';
+import { openQueueStore, queueKeyPrefix } from '../queue-storage';
+import type { Reviewer } from '../review-events';
+
+const IDLE: QueueSnapshot = { revision: 0, state: 'saved', pending: 0, failure: null, retryAt: null };
+const noSubscription = () => () => {};
+
+/**
+ * The run's action queue for this page: opened on this tab's storage (taking up what closed tabs left), started on
+ * the server's events, retried at once when the browser comes back online, and guarding the tab against closing
+ * with unsaved actions.
+ */
+export function useReviewQueue({
+  videoRef,
+  analysisUuid,
+  me,
+  halfFrame,
+  onNotice,
+  onIdAssigned,
+}: {
+  videoRef: VideoRef;
+  analysisUuid: string;
+  me: Reviewer;
+  halfFrame: number;
+  onNotice: (notice: QueueNotice) => void;
+  onIdAssigned: (temporary: number, id: number) => void;
+}) {
+  const [queue, setQueue] = useState<ActionQueue | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const { projectUuid, subjectUuid, videoUuid } = videoRef;
+  const meId = me.id;
+  const meName = me.display_name;
+
+  // The callbacks may change identity each render; the queue reads the latest through these.
+  const [handlers] = useState(() => ({ onNotice, onIdAssigned }));
+  handlers.onNotice = onNotice;
+  handlers.onIdAssigned = onIdAssigned;
+
+  useEffect(() => {
+    let cancelled = false;
+    let started: ActionQueue | null = null;
+    let closeStore: (() => void) | null = null;
+    setQueue(null);
+    setError(null);
+    const ref = { projectUuid, subjectUuid, videoUuid };
+    (async () => {
+      const store = await openQueueStore(queueKeyPrefix(meId, analysisUuid));
+      closeStore = store.close;
+      const initial = await analysisApi.events(ref, analysisUuid);
+      if (cancelled) return;
+      started = new ActionQueue({
+        transport: {
+          update: (version, changes) =>
+            analysisApi.updateEvents(ref, { analysis_uuid: analysisUuid, version, changes, answer: 'changed' }),
+          fetchAll: () => analysisApi.events(ref, analysisUuid),
+        },
+        store,
+        me: { id: meId, display_name: meName },
+        halfFrame,
+        onNotice: (notice) => handlers.onNotice(notice),
+        onIdAssigned: (temporary, id) => handlers.onIdAssigned(temporary, id),
+      });
+      started.start(initial);
+      setQueue(started);
+    })().catch((reason: unknown) => {
+      if (!cancelled) setError(reason);
+    });
+    return () => {
+      cancelled = true;
+      started?.stop();
+      closeStore?.();
+    };
+  }, [projectUuid, subjectUuid, videoUuid, analysisUuid, meId, meName, halfFrame, handlers]);
+
+  const snapshot = useSyncExternalStore(
+    queue?.subscribe ?? noSubscription,
+    queue?.getSnapshot ?? (() => IDLE),
+    queue?.getSnapshot ?? (() => IDLE),
+  );
+
+  useEffect(() => {
+    if (!queue) return;
+    const online = () => queue.retryNow();
+    window.addEventListener('online', online);
+    return () => window.removeEventListener('online', online);
+  }, [queue]);
+
+  // Closing or reloading the tab with actions not yet on the server asks first (they stay in storage either way).
+  const unsaved = snapshot.pending > 0;
+  useEffect(() => {
+    if (!unsaved) return;
+    const warn = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      event.returnValue = '';
+    };
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [unsaved]);
+
+  return { queue, snapshot, error };
+}
