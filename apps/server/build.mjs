@@ -3,12 +3,13 @@ import { build } from 'esbuild';
 
 await build({
   absWorkingDir: import.meta.dirname,
-  // The analysis worker thread is its own bundle, loaded by path (engine/worker-client.ts); `admin` is the operator
-  // command (npm run admin).
+  // Worker threads are their own bundles, loaded by path (analysis/engine/worker-client.ts, agreement's client);
+  // `admin` is the operator command (npm run admin).
   entryPoints: {
     main: 'src/main.ts',
     admin: 'src/admin.ts',
     'analysis-worker': 'src/modules/analysis/engine/analysis.worker.ts',
+    'agreement-worker': 'src/modules/agreement/engine/agreement.worker.ts',
   },
   outdir: 'dist',
   bundle: true,

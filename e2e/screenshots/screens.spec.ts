@@ -567,3 +567,156 @@ test.describe('quick score', () => {
     }
   }
 });
+
+/**
+ * Agreement between two hand scorers of the jumps video (events and frames), a disagreement open in the player; and the
+ * Calibrate panel of the detector's run against a track of the jumps (filter with -g "agreement").
+ */
+test.describe('agreement', () => {
+  let place: VideoPlace;
+  let runUuid = '';
+  const tracks: Record<string, string> = {};
+
+  test.beforeAll(async ({ request }) => {
+    test.setTimeout(180_000);
+    place = await uploadReadyVideo(request, user, projectUuid, subjectUuid, jumpsVideoPath(), 'Open field — raters');
+    const started = await startRun(request, user, place, {
+      kind: 'movement_detection',
+      parameters: { rois: [{ start_s: 0, x: 0, y: 0, width: 200, height: 240 }] },
+    });
+    expect((await finishedRun(request, user, place, started.analysis_uuid, 90_000)).status).toBe('succeeded');
+    const auth = { Authorization: `Bearer ${user.access}` };
+    // For the Calibrate panel, a series with texture: low noise, the three jumps at falling heights and two smaller
+    // bumps that are not jumps, so F1 rises and falls over k.
+    const values = Array.from({ length: 150 }, (_, i) => (i * 7) % 9);
+    for (const [frame, height] of [
+      [30, 60],
+      [60, 42],
+      [105, 27],
+      [80, 20],
+      [125, 14],
+    ] as const) {
+      values[frame] = height;
+      values[frame + 1] = height;
+    }
+    const imported = await request.post(
+      `/api/projects/${projectUuid}/subjects/${subjectUuid}/videos/${place.videoUuid}/analysis/import_timeseries/`,
+      {
+        headers: auth,
+        multipart: {
+          timeseries: {
+            name: 'motion.csv',
+            mimeType: 'text/csv',
+            buffer: Buffer.from(`value\n${values.join('\n')}\n`),
+          },
+        },
+      },
+    );
+    expect(imported.status(), await imported.text()).toBe(201);
+    runUuid = (await imported.json()).analysis_uuid;
+    const base = `/api/projects/${projectUuid}/subjects/${subjectUuid}/videos/${place.videoUuid}/annotations/`;
+    const bouts: [string, [number, number][]][] = [
+      [
+        'Rater A',
+        [
+          [1, 1.4],
+          [2, 2.4],
+          [4.2, 4.6],
+        ],
+      ],
+      [
+        'Rater B',
+        [
+          [1.1, 1.4],
+          [2.05, 2.5],
+          [3.5, 3.8],
+        ],
+      ],
+      [
+        'Jumps',
+        [
+          [1, 1.2],
+          [2, 2.2],
+          [3.5, 3.7],
+        ],
+      ],
+    ];
+    for (const [name, ranges] of bouts) {
+      const created = await request.post(`${base}config/`, { headers: auth, data: { name } });
+      expect(created.status(), await created.text()).toBe(201);
+      tracks[name] = (await created.json()).annotation_config_uuid;
+      const put = await request.put(`${base}${tracks[name]}/`, { headers: auth, data: { ranges, version: 0 } });
+      expect(put.ok(), await put.text()).toBe(true);
+    }
+  });
+
+  for (const [device, viewport] of Object.entries(VIEWPORTS)) {
+    for (const theme of THEMES) {
+      test(`agreement ${device} ${theme}`, async ({ browser }) => {
+        const context = await browser.newContext({
+          viewport,
+          colorScheme: theme,
+          deviceScaleFactor: device === 'phone' ? 2 : 1,
+        });
+        await context.addInitScript((t) => localStorage.setItem('vite-ui-theme', t), theme);
+        const page = await context.newPage();
+        await signIn(page, user, { activeProjectUuid: projectUuid });
+        await page.goto(
+          `/projects/${projectUuid}/agreement?subject=${subjectUuid}&video=${place.videoUuid}&reference=track:${tracks['Rater A']}&candidate=track:${tracks['Rater B']}`,
+        );
+        await expect(page.getByTestId('cell-both')).toBeVisible();
+        await expect
+          .poll(() => page.getByTestId('video-element').evaluate((v: HTMLVideoElement) => v.readyState))
+          .toBeGreaterThanOrEqual(2);
+        await page.getByTestId('disagreement-item').nth(2).click();
+        await expect(page.getByTestId('disagreement-position')).toContainText('3 of');
+        await page.waitForTimeout(1500);
+        await page.mouse.move(0, 0);
+        if (device === 'desktop') {
+          for (let pass = 0; pass < 2; pass++) {
+            const height = await page.evaluate(() => document.documentElement.scrollHeight);
+            await page.setViewportSize({ width: viewport.width, height });
+          }
+        } else {
+          await page.getByTestId('agreement-result').evaluate((card) => {
+            card.scrollIntoView({ block: 'start' });
+            window.scrollBy(0, -64);
+          });
+        }
+        await page.waitForTimeout(500);
+        await page.screenshot({ path: path.join(OUT, `agreement-${theme}-${device}.png`) });
+        await context.close();
+      });
+    }
+  }
+
+  for (const theme of THEMES) {
+    test(`calibrate desktop ${theme}`, async ({ browser }) => {
+      const context = await browser.newContext({ viewport: VIEWPORTS.desktop, colorScheme: theme });
+      await context.addInitScript((t) => localStorage.setItem('vite-ui-theme', t), theme);
+      const page = await context.newPage();
+      await signIn(page, user, { activeProjectUuid: projectUuid });
+      await page.goto(
+        `/projects/${projectUuid}/movement-detector?subject=${subjectUuid}&video=${place.videoUuid}&run=${runUuid}`,
+      );
+      const panel = page.getByTestId('calibrate-panel');
+      await panel.locator('#calibrate-reference-track').selectOption(tracks.Jumps!);
+      await panel.locator('#calibrate-refractory').fill('0.25, 0.5, 1');
+      await panel.getByRole('button', { name: 'Calibrate', exact: true }).click();
+      await expect(panel.getByTestId('calibration-best')).toBeVisible();
+      await page.mouse.move(0, 0);
+      // Below the sticky header, then the panel alone.
+      await panel.evaluate((element) => {
+        element.scrollIntoView({ block: 'start' });
+        window.scrollBy(0, -72);
+      });
+      await page.waitForTimeout(500);
+      const box = (await panel.boundingBox())!;
+      await page.screenshot({
+        path: path.join(OUT, `calibrate-${theme}-desktop.png`),
+        clip: { x: box.x - 16, y: box.y - 8, width: box.width + 32, height: Math.min(box.height + 16, 900) },
+      });
+      await context.close();
+    });
+  }
+});

@@ -1,6 +1,6 @@
 // `npm run bench`: starts the built server on a fresh DATA_DIR (embedded shape: PGlite, local disk) and measures it
 // over real HTTP. Prints a markdown table and writes it to docs/benchmarks.md. `npm run bench -- --only=analysis`
-// runs the analysis rows alone and only prints them.
+// (or `--only=agreement`) runs those rows alone and only prints them.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import {
   createReadStream,
@@ -17,6 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
+import { agreementPhase } from './agreement-bench.js';
 import { analysisPhase } from './analysis-bench.js';
 import { annotatorBench } from './annotator-bench.js';
 import { chartBench } from './chart-bench.js';
@@ -363,9 +364,9 @@ async function postgresUrl(): Promise<{ url: string; drop(): Promise<void> } | u
 
 const harness = { cacheDir, baseUrl: base, log, api, login, uploadMultipart, startServer, peakRssMb, resetPeakRss };
 
-/** `--only=analysis`: the analysis rows alone, on a seeded server (no load, upload or chart rows). */
-async function analysisOnly() {
-  const dataDir = path.join(os.tmpdir(), `bench-analysis-${Date.now()}`);
+/** `--only=analysis|agreement`: those rows alone, on a seeded server (no load, upload or chart rows). */
+async function seededPhaseOnly(phase: typeof analysisPhase) {
+  const dataDir = path.join(os.tmpdir(), `bench-phase-${Date.now()}`);
   try {
     const server = await startServer(dataDir);
     let subjectsUrl: string;
@@ -374,11 +375,13 @@ async function analysisOnly() {
     } finally {
       await server.stop();
     }
-    rows.push(...(await analysisPhase(harness, dataDir, subjectsUrl)));
+    rows.push(...(await phase(harness, dataDir, subjectsUrl)));
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
+const analysisOnly = () => seededPhaseOnly(analysisPhase);
+const agreementOnly = () => seededPhaseOnly(agreementPhase);
 
 /** `--only=quick-score`: Quick Score's rows alone, on a fresh server. */
 async function quickScoreOnly() {
@@ -403,7 +406,11 @@ async function main() {
   // `npm run bench -- --only=<part>`: one part alone, printed; docs/benchmarks.md holds the full run only.
   const only = process.argv.find((argument) => argument.startsWith('--only='))?.slice('--only='.length);
   if (only !== undefined) {
-    const parts: Record<string, () => Promise<void>> = { analysis: analysisOnly, 'quick-score': quickScoreOnly };
+    const parts: Record<string, () => Promise<void>> = {
+      analysis: analysisOnly,
+      agreement: agreementOnly,
+      'quick-score': quickScoreOnly,
+    };
     const part = parts[only];
     if (!part) throw new Error(`unknown --only=${only}: parts that run alone are ${Object.keys(parts).join(', ')}`);
     await part();
@@ -417,6 +424,7 @@ async function main() {
     const { access, subjectsUrl } = await loadPhase('Embedded', embeddedDir);
     await uploadPhase(embeddedDir, access, subjectsUrl);
     rows.push(...(await analysisPhase(harness, embeddedDir, subjectsUrl)));
+    rows.push(...(await agreementPhase(harness, embeddedDir, subjectsUrl)));
     rows.push(...(await quickScorePhase(harness, embeddedDir, subjectsUrl, { email, password })));
   } finally {
     rmSync(embeddedDir, { recursive: true, force: true });

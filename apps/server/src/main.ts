@@ -2,6 +2,7 @@ import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { closeContext, createContext } from './context.js';
 import { createLogger } from './logger.js';
+import { warmUpAgreementWorker } from './modules/agreement/engine/agreement-worker-client.js';
 import { deletePendingFilesJob } from './modules/files/file-deletion.js';
 import { jobDefinitions } from './modules/job-registry.js';
 
@@ -26,6 +27,10 @@ async function main() {
   if (app) {
     await app.listen({ port: config.port, host: config.host });
     logger.info({ url: config.publicUrl, data: config.dataDir, database: context.database.kind }, 'server ready');
+    // The agreement thread, started and compiled now rather than by the first comparison someone asks for.
+    warmUpAgreementWorker().catch((error: unknown) =>
+      logger.warn({ err: error }, 'warming the agreement thread failed'),
+    );
   } else {
     logger.info('worker ready');
   }

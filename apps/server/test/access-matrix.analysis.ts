@@ -21,7 +21,7 @@ const runUrl = (f: Fixture) => `${analysisUrl(f)}${f.analysisUuid}/`;
  * A ready video (the real jumps fixture, so previews decode) with one run of the given status; a succeeded run
  * has its stored series and two events.
  */
-function withRun(status: 'succeeded' | 'queued'): Endpoint['prepare'] {
+export function withRun(status: 'succeeded' | 'queued'): Endpoint['prepare'] {
   return async (t, fixture, owner) => {
     const J = JUMPS_FIXTURE;
     const videoUuid = randomUUID();

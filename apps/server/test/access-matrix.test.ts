@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projects, subjects } from '../src/db/schema.js';
 import { LOCKED_MESSAGE } from '../src/lib/access.js';
 import { createProject } from '../src/modules/projects/project.service.js';
+import { accessMatrixAgreementEndpoints } from './access-matrix.agreement.js';
 import { accessMatrixAnalysisEndpoints } from './access-matrix.analysis.js';
 import { accessMatrixAnnotationEndpoints } from './access-matrix.annotations.js';
 import { accessMatrixTeamEndpoints } from './access-matrix.team.js';
@@ -86,6 +87,7 @@ const endpoints = [
   ...accessMatrixVideoEndpoints,
   ...accessMatrixAnalysisEndpoints,
   ...accessMatrixAnnotationEndpoints,
+  ...accessMatrixAgreementEndpoints,
 ];
 
 type ProjectState = 'active' | 'locked' | 'draft';

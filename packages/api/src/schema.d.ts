@@ -8765,6 +8765,716 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/agreement/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * How well two scorings of the video agree: events within a tolerance, and intervals frame by frame
+         * @description Body `{reference, candidate, tolerance_s = 0.2, slice_s = one frame, bin_s = 60}`; each side is `{kind: run_detected | run_reviewed | track | upload, analysis_uuid?, label?, annotation_config_uuid?, events?, ranges?}`. Event agreement always (tracks and ranges compare by their starts); interval agreement when both sides have ranges. Definitions: docs/decisions/010-agreement-and-calibration.md. A read: viewers may call it.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    subject_uuid: string;
+                    video_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        reference: {
+                            /** @enum {string} */
+                            kind: "run_detected" | "run_reviewed" | "track" | "upload";
+                            analysis_uuid?: string;
+                            label?: string;
+                            annotation_config_uuid?: string;
+                            events?: number[];
+                            ranges?: [
+                                number,
+                                number
+                            ][];
+                        };
+                        candidate: {
+                            /** @enum {string} */
+                            kind: "run_detected" | "run_reviewed" | "track" | "upload";
+                            analysis_uuid?: string;
+                            label?: string;
+                            annotation_config_uuid?: string;
+                            events?: number[];
+                            ranges?: [
+                                number,
+                                number
+                            ][];
+                        };
+                        /** @default 0.2 */
+                        tolerance_s?: number;
+                        slice_s?: number;
+                        /** @default 60 */
+                        bin_s?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            reference: {
+                                /** @enum {string} */
+                                kind: "run_detected" | "run_reviewed" | "track" | "upload";
+                                /** @description What this side is, in words (for reports) */
+                                description: string;
+                                analysis_uuid: string | null;
+                                annotation_config_uuid: string | null;
+                                label: string | null;
+                                /** @description Events this side compares (a track’s or ranges’ starts) */
+                                events: number;
+                                /** @description Ranges this side has (null: events only) */
+                                ranges: number | null;
+                            };
+                            candidate: {
+                                /** @enum {string} */
+                                kind: "run_detected" | "run_reviewed" | "track" | "upload";
+                                /** @description What this side is, in words (for reports) */
+                                description: string;
+                                analysis_uuid: string | null;
+                                annotation_config_uuid: string | null;
+                                label: string | null;
+                                /** @description Events this side compares (a track’s or ranges’ starts) */
+                                events: number;
+                                /** @description Ranges this side has (null: events only) */
+                                ranges: number | null;
+                            };
+                            tolerance_s: number;
+                            events: {
+                                tp: number;
+                                fp: number;
+                                fn: number;
+                                precision: number | null;
+                                recall: number | null;
+                                f1: number | null;
+                                onset_error: {
+                                    mean_s: number | null;
+                                    median_s: number | null;
+                                    sd_s: number | null;
+                                };
+                                pairs: {
+                                    reference_s: number;
+                                    candidate_s: number;
+                                    delta_s: number;
+                                }[];
+                                /** @description Reference events left unmatched (false negatives) */
+                                missed: number[];
+                                /** @description Candidate events left unmatched (false positives) */
+                                extra: number[];
+                            };
+                            /** @description Null unless both sides have ranges (a track, or uploaded ranges) */
+                            intervals: {
+                                slice_s: number;
+                                slices: number;
+                                duration_s: number;
+                                table: {
+                                    both: number;
+                                    reference_only: number;
+                                    candidate_only: number;
+                                    neither: number;
+                                };
+                                percent_agreement: number | null;
+                                kappa: number | null;
+                                /** @description Share of slices in the behaviour, 0–1 */
+                                reference_prevalence: number | null;
+                                candidate_prevalence: number | null;
+                                bin_s: number;
+                                bins: {
+                                    start_s: number;
+                                    end_s: number;
+                                    reference_percent: number | null;
+                                    candidate_percent: number | null;
+                                }[];
+                                pearson_r: number | null;
+                                slope: number | null;
+                                disagreements: {
+                                    start_s: number;
+                                    end_s: number;
+                                    /** @enum {string} */
+                                    side: "reference_only" | "candidate_only";
+                                }[];
+                            } | null;
+                            /** @description Server time spent on the request */
+                            elapsed_ms: number;
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/agreement/export/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The agreement report as CSV (one long table) or XLSX (summary, events, bins, disagreements)
+         * @description The same body as `agreement/`; `?format=csv|xlsx`.
+         */
+        post: {
+            parameters: {
+                query?: {
+                    format?: "csv" | "xlsx";
+                };
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    subject_uuid: string;
+                    video_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        reference: {
+                            /** @enum {string} */
+                            kind: "run_detected" | "run_reviewed" | "track" | "upload";
+                            analysis_uuid?: string;
+                            label?: string;
+                            annotation_config_uuid?: string;
+                            events?: number[];
+                            ranges?: [
+                                number,
+                                number
+                            ][];
+                        };
+                        candidate: {
+                            /** @enum {string} */
+                            kind: "run_detected" | "run_reviewed" | "track" | "upload";
+                            analysis_uuid?: string;
+                            label?: string;
+                            annotation_config_uuid?: string;
+                            events?: number[];
+                            ranges?: [
+                                number,
+                                number
+                            ][];
+                        };
+                        /** @default 0.2 */
+                        tolerance_s?: number;
+                        slice_s?: number;
+                        /** @default 60 */
+                        bin_s?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description The file (CSV or XLSX) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/analysis/{analysis_uuid}/calibrate/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sweep a run's detection settings on its stored series against a reference scoring
+         * @description Body `{reference, target: events | freezing, …}`. Events: `k {from, to, step}` (default 1 to 10 by 0.1) or `threshold {from, to, step}` (absolute), `refractory_s [..]` (default the run’s), `tolerance_s` (0.2), scored by F1. Freezing: `freeze_threshold {from, to, step}` (default 0 to twice the noise top in 40 steps), `min_freeze_s [..]`, `bin_s` (the run’s, else 60), against a reference with ranges, scored by r, slope and mean absolute difference of the binned %. Answers every setting, the best one (its `parameters` can be posted as an event_detection run on this run’s series) and warnings. Nothing is stored; no video is decoded.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    subject_uuid: string;
+                    video_uuid: string;
+                    analysis_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        reference: {
+                            /** @enum {string} */
+                            kind: "run_detected" | "run_reviewed" | "track" | "upload";
+                            analysis_uuid?: string;
+                            label?: string;
+                            annotation_config_uuid?: string;
+                            events?: number[];
+                            ranges?: [
+                                number,
+                                number
+                            ][];
+                        };
+                        /** @enum {string} */
+                        target: "events" | "freezing";
+                        tolerance_s?: number;
+                        k?: {
+                            from: number;
+                            to: number;
+                            step: number;
+                        };
+                        threshold?: {
+                            from: number;
+                            to: number;
+                            step: number;
+                        };
+                        refractory_s?: number[];
+                        freeze_threshold?: {
+                            from: number;
+                            to: number;
+                            step: number;
+                        };
+                        min_freeze_s?: number[];
+                        bin_s?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            target: "events";
+                            analysis_uuid: string;
+                            reference: {
+                                /** @enum {string} */
+                                kind: "run_detected" | "run_reviewed" | "track" | "upload";
+                                /** @description What this side is, in words (for reports) */
+                                description: string;
+                                analysis_uuid: string | null;
+                                annotation_config_uuid: string | null;
+                                label: string | null;
+                                /** @description Events this side compares (a track’s or ranges’ starts) */
+                                events: number;
+                                /** @description Ranges this side has (null: events only) */
+                                ranges: number | null;
+                            };
+                            /** @description Why the best setting may not deserve trust */
+                            warnings: string[];
+                            /** @description Server time spent on the request */
+                            elapsed_ms: number;
+                            tolerance_s: number;
+                            /** @enum {string} */
+                            sweep: "k" | "threshold";
+                            noise_top: number;
+                            points: {
+                                event_threshold_k: number | null;
+                                threshold: number;
+                                refractory_s: number;
+                                events: number;
+                                tp: number;
+                                fp: number;
+                                fn: number;
+                                precision: number | null;
+                                recall: number | null;
+                                f1: number | null;
+                                onset_error_mean_s: number | null;
+                                mean_abs_error_s: number | null;
+                            }[];
+                            best: {
+                                index: number;
+                                parameters: {
+                                    event_threshold_k: number;
+                                    event_threshold: number | null;
+                                    refractory_s: number;
+                                };
+                            };
+                        } | {
+                            /** @enum {string} */
+                            target: "freezing";
+                            analysis_uuid: string;
+                            reference: {
+                                /** @enum {string} */
+                                kind: "run_detected" | "run_reviewed" | "track" | "upload";
+                                /** @description What this side is, in words (for reports) */
+                                description: string;
+                                analysis_uuid: string | null;
+                                annotation_config_uuid: string | null;
+                                label: string | null;
+                                /** @description Events this side compares (a track’s or ranges’ starts) */
+                                events: number;
+                                /** @description Ranges this side has (null: events only) */
+                                ranges: number | null;
+                            };
+                            /** @description Why the best setting may not deserve trust */
+                            warnings: string[];
+                            /** @description Server time spent on the request */
+                            elapsed_ms: number;
+                            bin_s: number;
+                            reference_percent: number | null;
+                            points: {
+                                freeze_threshold: number;
+                                min_freeze_s: number;
+                                percent: number | null;
+                                pearson_r: number | null;
+                                slope: number | null;
+                                mean_abs_diff: number | null;
+                            }[];
+                            best: {
+                                index: number;
+                                parameters: {
+                                    event_threshold_k: number;
+                                    event_threshold: number | null;
+                                    refractory_s: number;
+                                    freeze_threshold: number;
+                                    min_freeze_s: number;
+                                    bin_s: number;
+                                };
+                            };
+                            /** @description Per bin, the reference’s and the best setting’s % freezing */
+                            bins: {
+                                start_s: number;
+                                end_s: number;
+                                reference_percent: number | null;
+                                candidate_percent: number | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/analysis/{analysis_uuid}/calibrate/export/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The calibration curve as CSV (one row per setting) or XLSX (curve, summary, bins)
+         * @description The same body as `calibrate/`; `?format=csv|xlsx`.
+         */
+        post: {
+            parameters: {
+                query?: {
+                    format?: "csv" | "xlsx";
+                };
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    subject_uuid: string;
+                    video_uuid: string;
+                    analysis_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        reference: {
+                            /** @enum {string} */
+                            kind: "run_detected" | "run_reviewed" | "track" | "upload";
+                            analysis_uuid?: string;
+                            label?: string;
+                            annotation_config_uuid?: string;
+                            events?: number[];
+                            ranges?: [
+                                number,
+                                number
+                            ][];
+                        };
+                        /** @enum {string} */
+                        target: "events" | "freezing";
+                        tolerance_s?: number;
+                        k?: {
+                            from: number;
+                            to: number;
+                            step: number;
+                        };
+                        threshold?: {
+                            from: number;
+                            to: number;
+                            step: number;
+                        };
+                        refractory_s?: number[];
+                        freeze_threshold?: {
+                            from: number;
+                            to: number;
+                            step: number;
+                        };
+                        min_freeze_s?: number[];
+                        bin_s?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description The file (CSV or XLSX) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import agreementRoutes from './agreement/agreement.routes.js';
 import analysisRoutes from './analysis/analysis.routes.js';
 import annotationRoutes from './annotations/annotation.routes.js';
 import authRoutes from './auth/auth.routes.js';
@@ -28,4 +29,5 @@ export const apiModules: ((app: FastifyInstance) => Promise<void>)[] = [
   analysisRoutes,
   annotationRoutes,
   labelRoutes,
+  agreementRoutes,
 ];

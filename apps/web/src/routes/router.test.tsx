@@ -51,6 +51,16 @@ describe('routes and guards (spec §2)', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/profile'));
   });
 
+  it('has the Agreement view under the project, its short form rewritten like the other sections', async () => {
+    serve();
+    localStorage.setItem('activeProjectUuid', B);
+    signedIn();
+    const { router } = renderApp('/agreement?subject=s1');
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/projects/${B}/agreement`));
+    expect(router.state.location.search).toBe('?subject=s1');
+    expect(await screen.findByRole('heading', { name: 'Agreement', level: 1 })).toBeTruthy();
+  });
+
   it('rewrites a short path with the active project inserted', async () => {
     serve();
     localStorage.setItem('activeProjectUuid', B);

@@ -12,6 +12,8 @@ const projectSections: RouteObject[] = [
   { path: 'movement-detector', lazy: () => import('./movement-detector') },
   { path: 'quick-score', lazy: () => import('./quick-score') },
   { path: 'annotator', lazy: () => import('./annotator') },
+  // Not in the spec's route list: the Agreement view of issue 13 (ADR 010), reached from the tools by link.
+  { path: 'agreement', lazy: () => import('./agreement') },
 ];
 
 function RewritePending() {

@@ -1,10 +1,10 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorSchema, projectErrorResponses } from '../../lib/openapi.js';
 import { pageSchema } from '../../lib/pagination.js';
 import { projectScope, videoScope } from '../../lib/project-scope.js';
-import { csvStream, type ExportFormat, exportFormats, type Table, xlsxStream } from '../../lib/table-export.js';
+import { sendTables } from '../../lib/table-reply.js';
 import * as events from './analysis.events.js';
 import { projectSummaryTable } from './analysis.exports.js';
 import * as read from './analysis.read.js';
@@ -38,17 +38,6 @@ const fileResponse = z.any().meta({ description: 'The file (CSV or XLSX)', type:
 export default async function analysisRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const ctx = app.ctx;
-
-  function sendTables(reply: FastifyReply, tables: Table[], format: ExportFormat, name: string) {
-    const { contentType, extension } = exportFormats[format];
-    const single = tables[0];
-    if (format === 'csv' && !single) throw new Error('nothing to export');
-    return reply
-      .header('content-type', contentType)
-      .header('content-disposition', `attachment; filename="${name}.${extension}"`)
-      .header('cache-control', 'no-store')
-      .send(format === 'csv' ? csvStream(single!) : xlsxStream(tables));
-  }
 
   api.post(
     `${base}/`,

@@ -20,7 +20,11 @@ import type { AppContext } from '../../context.js';
 import { analyses, analysisEvents, analysisSegments, videos } from '../../db/schema.js';
 import type { JobDefinition } from '../../jobs/job-queue.js';
 import { videoStoragePrefix } from '../videos/video.lookup.js';
-import type { EventDetectionParameterValues, MovementDetectionParameters } from './analysis.schemas.js';
+import {
+  type EventDetectionParameterValues,
+  freezingOf,
+  type MovementDetectionParameters,
+} from './analysis.schemas.js';
 import type { DecodeSource } from './engine/decode.js';
 import type { Series } from './engine/events.js';
 import type { DetectResult } from './engine/tasks.js';
@@ -411,11 +415,13 @@ export const analysisDetectJob: JobDefinition<{ analysisUuid: string }, AppConte
       }
       const fps = (run.source as RunSource).fps;
       const series = await readSeries(context, source, fps);
+      const parameters = run.parameters as EventDetectionParameterValues;
       const detected = await runTask({
         kind: 'detect',
         series,
-        events: run.parameters as EventDetectionParameterValues,
-        freezing: null,
+        events: parameters,
+        // Runs made before event detection took freezing parameters have none: no summary, as before.
+        freezing: freezingOf(parameters),
         csvPath: null,
       });
       // The series is the source's: shared, not copied (both live and die with the video).

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { analysisKinds, analysisStatuses } from '../../db/schema.js';
 import { timeRangesSchema } from '../../lib/time-ranges.js';
+import type { FreezingParameters } from './engine/freezing.js';
 
 /** Who made a run or last changed an event. */
 export const userSummarySchema = z.object({ id: z.int(), display_name: z.string() });
@@ -33,7 +34,31 @@ export const eventParameterFields = {
   refractory_s: between(number('refractory_s'), 0, 60).default(0.5),
 };
 
-export const eventDetectionParameters = z.strictObject(eventParameterFields);
+/**
+ * ezTrack-style freezing (ADR 006), a summary beside the events: off while freeze_threshold is null. Event-detection
+ * runs take it too, so a freezing setting found by calibration (ADR 010) can be applied to a stored series.
+ */
+export const freezingParameterFields = {
+  freeze_threshold: number('freeze_threshold').min(0, 'Must be 0 or more.').nullable().default(null),
+  min_freeze_s: between(number('min_freeze_s'), 0, 3600).default(1),
+  bin_s: number('bin_s').positive('Must be more than 0.').max(86400, 'Must be at most 86400.').default(60),
+};
+
+export const eventDetectionParameters = z.strictObject({ ...eventParameterFields, ...freezingParameterFields });
+
+/** The freezing summary a run's parameters ask for, or null. */
+export function freezingOf(parameters: {
+  freeze_threshold?: number | null;
+  min_freeze_s?: number;
+  bin_s?: number;
+}): FreezingParameters | null {
+  if (parameters.freeze_threshold == null) return null;
+  return {
+    freeze_threshold: parameters.freeze_threshold,
+    min_freeze_s: parameters.min_freeze_s ?? 1,
+    bin_s: parameters.bin_s ?? 60,
+  };
+}
 
 /** Intensity-change movement detection (product brief) with its freezing summary; every default explicit. */
 export const movementParameters = z
@@ -45,9 +70,7 @@ export const movementParameters = z
     closing: between(whole('closing'), 0, 10000).default(0),
     small_object_removal: between(whole('small_object_removal'), 0, 100_000_000).default(0),
     ...eventParameterFields,
-    freeze_threshold: number('freeze_threshold').min(0, 'Must be 0 or more.').nullable().default(null),
-    min_freeze_s: between(number('min_freeze_s'), 0, 3600).default(1),
-    bin_s: number('bin_s').positive('Must be more than 0.').max(86400, 'Must be at most 86400.').default(60),
+    ...freezingParameterFields,
   })
   .superRefine((parameters, ctx) => {
     const rois = parameters.rois;

@@ -25,6 +25,7 @@ import {
 import {
   type createAnalysisBody,
   eventDetectionParameters,
+  freezingOf,
   movementParameters,
   type previewBody,
 } from './analysis.schemas.js';
@@ -356,7 +357,13 @@ export async function importTimeseries(context: AppContext, video: VideoRow, use
         await context.storage.write(keys.timesKey, Buffer.from(series.times.buffer, 0, series.times.byteLength));
       }
       const csvPath = path.join(dir, 'series.csv');
-      const detected = await runTask({ kind: 'detect', series, events: parameters, freezing: null, csvPath });
+      const detected = await runTask({
+        kind: 'detect',
+        series,
+        events: parameters,
+        freezing: freezingOf(parameters),
+        csvPath,
+      });
       await context.storage.importFile(keys.seriesCsvKey, csvPath, 'text/csv');
       await completeRun(context, run!, series, detected, keys);
     } catch (error) {

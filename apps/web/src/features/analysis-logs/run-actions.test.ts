@@ -3,6 +3,7 @@ import {
   EVENT_DEFAULTS,
   eventDetectionSource,
   eventParametersOf,
+  freezingParametersOf,
   movementDetectorUrl,
   quickScoreUrl,
   sameParametersBody,
@@ -75,5 +76,19 @@ describe('links', () => {
 
   it('opens a run in Quick Score', () => {
     expect(quickScoreUrl(place)).toBe('/projects/p/quick-score?subject=s&video=v&run=r');
+  });
+});
+
+describe('freezing kept in an edited re-run', () => {
+  it('keeps the freezing settings of a run that asked for a summary, and nothing otherwise', () => {
+    expect(freezingParametersOf({ event_threshold_k: 3, freeze_threshold: 12, min_freeze_s: 2, bin_s: 30 })).toEqual({
+      freeze_threshold: 12,
+      min_freeze_s: 2,
+      bin_s: 30,
+    });
+    expect(freezingParametersOf({ event_threshold_k: 3, freeze_threshold: null, min_freeze_s: 1, bin_s: 60 })).toEqual(
+      {},
+    );
+    expect(freezingParametersOf({ event_threshold_k: 3 })).toEqual({});
   });
 });

@@ -43,6 +43,17 @@ export function eventParametersOf(parameters: Record<string, unknown>): EventPar
   };
 }
 
+/** The freezing settings an event-detection run carries (ADR 010), to keep in an edited re-run; {} when none. */
+export function freezingParametersOf(parameters: Record<string, unknown>): Record<string, number> {
+  const kept: Record<string, number> = {};
+  if (typeof parameters.freeze_threshold !== 'number') return kept;
+  for (const key of ['freeze_threshold', 'min_freeze_s', 'bin_s']) {
+    const value = parameters[key];
+    if (typeof value === 'number' && Number.isFinite(value)) kept[key] = value;
+  }
+  return kept;
+}
+
 type RunPlace = Pick<AnalysisRun, 'project_uuid' | 'subject_uuid' | 'video_uuid' | 'analysis_uuid'>;
 
 const runQuery = (run: RunPlace, analysisUuid = run.analysis_uuid) =>

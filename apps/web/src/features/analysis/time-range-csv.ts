@@ -82,7 +82,7 @@ export interface TextFile {
 }
 
 /** The file's text; through FileReader where a File has no text() (older engines, jsdom). */
-function readText(file: TextFile): Promise<string> {
+export function readText(file: TextFile): Promise<string> {
   if (typeof file.text === 'function') return file.text();
   return new Promise((resolve, reject) => {
     const reader = new FileReader();

@@ -30,6 +30,7 @@ export const annotationKeys = {
   all: ['annotations'] as const,
   tracks: (videoUuid: string) => [...annotationKeys.all, 'tracks', videoUuid] as const,
   presets: (projectUuid: string) => [...annotationKeys.all, 'presets', projectUuid] as const,
+  ranges: (trackUuid: string) => [...annotationKeys.all, 'ranges', trackUuid] as const,
 };
 
 const base = (ref: AnnotationVideoRef, op: string) =>
@@ -90,4 +91,7 @@ export const annotationQueries = {
     queryOptions({ queryKey: annotationKeys.tracks(ref.videoUuid), queryFn: () => annotationsApi.tracks(ref) }),
   presets: (projectUuid: string) =>
     queryOptions({ queryKey: annotationKeys.presets(projectUuid), queryFn: () => annotationsApi.presets(projectUuid) }),
+  /** One track's bouts, for pages that show them without editing (the Annotator keeps its own list). */
+  ranges: (ref: AnnotationVideoRef, trackUuid: string) =>
+    queryOptions({ queryKey: annotationKeys.ranges(trackUuid), queryFn: () => annotationsApi.ranges(ref, trackUuid) }),
 };

@@ -10,17 +10,25 @@ import { ProcessError } from '../../../adapters/media/run-process.js';
 import type { TaskResults, WorkerMessage, WorkerTask } from './tasks.js';
 
 /**
- * In the built server the worker is its own bundle beside main.js. From source (tests, tsx) it is TypeScript:
- * a small bootstrap registers tsx in the thread, then imports it.
+ * Starts a worker thread on `source` (a TypeScript entry). In the built server each worker entry is its own bundle
+ * beside main.js (`bundle`, see build.mjs). From source (tests, tsx) a small bootstrap registers tsx in the thread,
+ * then imports the TypeScript entry.
  */
-function startWorker(task: WorkerTask): Worker {
-  if (!import.meta.url.endsWith('.ts')) {
-    return new Worker(new URL('./analysis-worker.js', import.meta.url), { workerData: task });
-  }
+export function startWorkerThread(entry: { source: URL; bundle: URL }, workerData?: unknown): Worker {
+  if (!import.meta.url.endsWith('.ts')) return new Worker(entry.bundle, { workerData });
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href.replace(/\.cjs$/, '.mjs');
-  const entry = new URL('./analysis.worker.ts', import.meta.url).href;
-  const bootstrap = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(entry)}); });`;
-  return new Worker(bootstrap, { eval: true, workerData: task });
+  const bootstrap = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(entry.source.href)}); });`;
+  return new Worker(bootstrap, { eval: true, workerData });
+}
+
+function startWorker(task: WorkerTask): Worker {
+  return startWorkerThread(
+    {
+      source: new URL('./analysis.worker.ts', import.meta.url),
+      bundle: new URL('./analysis-worker.js', import.meta.url),
+    },
+    task,
+  );
 }
 
 let running = 0;

@@ -14,7 +14,7 @@ import { Input } from '@/components/ui/input';
 import type { AnalysisRun } from '@/features/analysis/api';
 import { type FieldErrors, fieldErrors, hasErrors, serverFieldErrors } from '@/lib/validation';
 import { useStartRun } from '../hooks/use-run-mutations';
-import { type EventParameters, eventDetectionSource, eventParametersOf } from '../run-actions';
+import { type EventParameters, eventDetectionSource, eventParametersOf, freezingParametersOf } from '../run-actions';
 
 type Form = { k: string; threshold: string; refractory: string };
 
@@ -81,7 +81,15 @@ function EventRerunForm({ projectUuid, run, onDone }: { projectUuid: string; run
     setErrors(read.errors);
     if (!read.parameters || !source) return;
     start.mutate(
-      { run, body: { kind: 'event_detection', source_analysis_uuid: source, parameters: { ...read.parameters } } },
+      {
+        run,
+        body: {
+          kind: 'event_detection',
+          source_analysis_uuid: source,
+          // A freezing summary the run was asked for (a calibrated one, ADR 010) stays with the re-run.
+          parameters: { ...freezingParametersOf(run.parameters), ...read.parameters },
+        },
+      },
       { onSuccess: onDone, onError: (error) => setErrors(withoutPrefix(serverFieldErrors(error))) },
     );
   };

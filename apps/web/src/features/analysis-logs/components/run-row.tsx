@@ -1,4 +1,4 @@
-import { Ban, ChevronRight, ExternalLink, ListChecks, MoreHorizontal, Pencil, RotateCcw } from 'lucide-react';
+import { Ban, ChevronRight, ExternalLink, ListChecks, MoreHorizontal, Pencil, RotateCcw, Scale } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
@@ -10,6 +10,7 @@ import {
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
 import { TableCell, TableRow } from '@/components/ui/table';
+import { agreementPath } from '@/features/agreement/links';
 import { type AnalysisRun, isRunActive } from '@/features/analysis/api';
 import { formatDate, formatDuration } from '@/lib/format';
 import { cn } from '@/lib/utils';
@@ -161,6 +162,18 @@ function RunMenu({
               <Link to={quickScoreUrl(run)}>
                 <ListChecks aria-hidden="true" />
                 Quick Score
+              </Link>
+            </DropdownMenuItem>
+            <DropdownMenuItem asChild>
+              <Link
+                to={agreementPath(run.project_uuid, {
+                  subject: run.subject_uuid,
+                  video: run.video_uuid,
+                  candidate: { kind: 'run_reviewed', analysisUuid: run.analysis_uuid },
+                })}
+              >
+                <Scale aria-hidden="true" />
+                Agreement
               </Link>
             </DropdownMenuItem>
           </>

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { Download, FileDown, FileUp, MoreHorizontal, Pencil, Plus, Trash2, Wand2 } from 'lucide-react';
+import { Download, FileDown, FileUp, MoreHorizontal, Pencil, Plus, Scale, Trash2, Wand2 } from 'lucide-react';
 import { type ChangeEvent, useRef, useState } from 'react';
+import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -12,6 +13,7 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
+import { agreementPath } from '@/features/agreement/links';
 import { readTimeRangeCsv } from '@/features/analysis/time-range-csv';
 import { saveResponse } from '@/lib/download';
 import { errorMessage } from '@/lib/errors';
@@ -202,6 +204,18 @@ export function TrackPanel({
                     <DropdownMenuItem onSelect={() => void exportCsv(track)}>
                       <FileDown aria-hidden="true" />
                       Export CSV
+                    </DropdownMenuItem>
+                    <DropdownMenuItem asChild>
+                      <Link
+                        to={agreementPath(videoRef.projectUuid, {
+                          subject: videoRef.subjectUuid,
+                          video: videoRef.videoUuid,
+                          reference: { kind: 'track', trackUuid: track.annotation_config_uuid },
+                        })}
+                      >
+                        <Scale aria-hidden="true" />
+                        Agreement with another scoring
+                      </Link>
                     </DropdownMenuItem>
                     {readOnly ? null : (
                       <>

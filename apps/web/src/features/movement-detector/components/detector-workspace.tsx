@@ -1,9 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Eye, Loader2, Play } from 'lucide-react';
+import { Eye, Loader2, Play, Scale } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Link } from 'react-router';
 import { usePlayer } from '@/components/player/player-controller';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { CalibratePanel } from '@/features/agreement/components/calibrate-panel';
+import { agreementPath } from '@/features/agreement/links';
 import {
   type AnalysisRun,
   analysisApi,
@@ -288,12 +291,28 @@ export function DetectorWorkspace({
 
       {runUuid && !edit ? (
         <Card data-testid="run-result">
-          <CardHeader>
-            <CardTitle>Result</CardTitle>
-            {shownRun ? (
-              <CardDescription>
-                {KIND_LABELS[shownRun.kind]} · {shownRun.software_version}
-              </CardDescription>
+          <CardHeader className="flex flex-wrap items-start gap-2">
+            <div className="grid min-w-0 flex-1 gap-1.5">
+              <CardTitle>Result</CardTitle>
+              {shownRun ? (
+                <CardDescription>
+                  {KIND_LABELS[shownRun.kind]} · {shownRun.software_version}
+                </CardDescription>
+              ) : null}
+            </div>
+            {shownRun?.status === 'succeeded' ? (
+              <Button variant="outline" size="sm" asChild>
+                <Link
+                  to={agreementPath(projectUuid, {
+                    subject: video.subject_uuid,
+                    video: video.video_uuid,
+                    candidate: { kind: 'run_reviewed', analysisUuid: shownRun.analysis_uuid },
+                  })}
+                >
+                  <Scale aria-hidden="true" />
+                  Agreement
+                </Link>
+              </Button>
             ) : null}
           </CardHeader>
           <CardContent className="grid grid-cols-1 gap-6">
@@ -305,7 +324,16 @@ export function DetectorWorkspace({
                   stopping={revoke.isPending}
                 />
                 {shownRun.status === 'succeeded' ? (
-                  <RunResult videoRef={ref} run={shownRun} compareRun={compareRun} player={player} />
+                  <>
+                    <RunResult videoRef={ref} run={shownRun} compareRun={compareRun} player={player} />
+                    <CalibratePanel
+                      key={shownRun.analysis_uuid}
+                      videoRef={ref}
+                      run={shownRun}
+                      readOnly={readOnly}
+                      onApplied={(uuid) => openRun(uuid)}
+                    />
+                  </>
                 ) : null}
               </>
             ) : urlRun.isError ? (

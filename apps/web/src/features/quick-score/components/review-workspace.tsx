@@ -1,12 +1,15 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Loader2 } from 'lucide-react';
+import { Loader2, Scale } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { clipAround, frameStart, nearestFrame } from '@/components/player/frames';
 import { usePlayer } from '@/components/player/player-controller';
 import { VideoPlayer } from '@/components/player/video-player';
+import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
+import { agreementPath } from '@/features/agreement/links';
 import { type AnalysisRun, analysisQueries, runBypassRanges, runRef } from '@/features/analysis/api';
 import { displayName } from '@/features/auth/api';
 import { useSession } from '@/features/auth/hooks/use-session';
@@ -384,6 +387,18 @@ export function ReviewWorkspace({
               dismissNotice,
             }}
           />
+          <Button variant="outline" size="sm" className="mt-4 w-full" asChild>
+            <Link
+              to={agreementPath(projectUuid, {
+                subject: video.subject_uuid,
+                video: video.video_uuid,
+                candidate: { kind: 'run_reviewed', analysisUuid: run.analysis_uuid },
+              })}
+            >
+              <Scale aria-hidden="true" />
+              Agreement with another scoring
+            </Link>
+          </Button>
         </CardContent>
       </Card>
 
