@@ -3,7 +3,6 @@ import type { AppContext } from '../../context.js';
 import { videos } from '../../db/schema.js';
 import { isUuid } from '../../lib/access.js';
 import { notFound } from '../../lib/errors.js';
-import { subjectStoragePrefix } from '../subjects/subject.lookup.js';
 
 export type VideoRow = typeof videos.$inferSelect;
 
@@ -18,14 +17,3 @@ export async function getVideoOrThrow(context: AppContext, subjectUuid: string, 
   if (!video) throw notFound();
   return video;
 }
-
-/** Storage prefix of everything a video owns: original, playback copy, thumbnail, analysis outputs. */
-export const videoStoragePrefix = (projectUuid: string, subjectUuid: string, videoUuid: string) =>
-  `${subjectStoragePrefix(projectUuid, subjectUuid)}videos/${videoUuid}/`;
-
-/** Keys of a video's own files. The original keeps its extension (`original.avi`) so tools can tell the type. */
-export const videoKeys = (prefix: string, originalExtension: string) => ({
-  original: `${prefix}original${originalExtension}`,
-  thumbnail: `${prefix}thumbnail.jpg`,
-  playback: `${prefix}playback.mp4`,
-});
