@@ -28,6 +28,10 @@ export const userAvatarKey = (userId: number, imageName: string) => `users/${use
 export const videoStoragePrefix = (video: { projectUuid: string; videoUuid: string }) =>
   `${projectStoragePrefix(video.projectUuid)}videos/${video.videoUuid}/`;
 
+/** Where a video stored before migration 0010 kept its files (as the migration recorded it; never built anew). */
+export const legacyVideoStoragePrefix = (projectUuid: string, subjectUuid: string, videoUuid: string) =>
+  `${projectStoragePrefix(projectUuid)}subjects/${subjectUuid}/videos/${videoUuid}/`;
+
 /**
  * Every prefix that may hold a video's files: the current layout's, and the subject-based one recorded on
  * videos stored before migration 0010 (a run made since then writes under the current one).
