@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { analyses, analysisEvents, videos } from '../src/db/schema.js';
-import { analysisKeys, videoKeys } from '../src/modules/files/storage-keys.js';
+import { analysisKeys, videoKeys } from '../src/lib/storage-keys.js';
 import type { Endpoint, Fixture } from './access-matrix.types.js';
 import { analysisFixtures, JUMPS_FIXTURE } from './fixtures/videos.js';
 

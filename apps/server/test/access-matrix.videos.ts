@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { videos } from '../src/db/schema.js';
-import { videoKeys } from '../src/modules/files/storage-keys.js';
+import { videoKeys } from '../src/lib/storage-keys.js';
 import type { Endpoint, Fixture } from './access-matrix.types.js';
 import { videoMultipart } from './factories-videos.js';
 import { videoFixtures } from './fixtures/videos.js';

@@ -19,7 +19,7 @@ import { ProcessError } from '../../adapters/media/run-process.js';
 import type { AppContext } from '../../context.js';
 import { analyses, analysisEvents, analysisSegments, videos } from '../../db/schema.js';
 import type { JobDefinition } from '../../jobs/job-queue.js';
-import { analysisKeys, jobWorkDir } from '../files/storage-keys.js';
+import { analysisKeys, jobWorkDir } from '../../lib/storage-keys.js';
 import {
   type EventDetectionParameterValues,
   freezingOf,

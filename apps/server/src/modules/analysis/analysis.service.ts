@@ -10,8 +10,8 @@ import { runProcess } from '../../adapters/media/run-process.js';
 import type { AppContext } from '../../context.js';
 import { analyses, analysisSegments } from '../../db/schema.js';
 import { badRequest, conflict, type HttpError, payloadTooLarge, unsupportedMediaType } from '../../lib/errors.js';
+import { analysisKeys, jobWorkDir } from '../../lib/storage-keys.js';
 import { APP_VERSION } from '../../version.js';
-import { analysisKeys, jobWorkDir } from '../files/storage-keys.js';
 import type { VideoRow } from '../videos/video.lookup.js';
 import { findRunOfVideo, getAnalysis } from './analysis.read.js';
 import {

@@ -13,10 +13,10 @@ import {
 import type { ProjectRow } from '../../lib/access.js';
 import { fieldError } from '../../lib/errors.js';
 import { type ListQuery, likePattern, parseOrdering, toPage } from '../../lib/pagination.js';
+import { projectLogoKey, projectStoragePrefix } from '../../lib/storage-keys.js';
 import { cancelSubscriptionOf, initialProjectStatus } from '../billing/billing.service.js';
 import { deleteRowsAndFiles } from '../files/file-deletion.js';
 import { fileUrl } from '../files/file-urls.js';
-import { projectLogoKey, projectStoragePrefix } from '../files/storage-keys.js';
 import { displayName } from '../users/user.serializer.js';
 import { PROJECT_ORDERING, type ProjectResponse } from './project.schemas.js';
 

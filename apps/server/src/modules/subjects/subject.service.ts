@@ -6,8 +6,8 @@ import { subjects, videos } from '../../db/schema.js';
 import { isUuid } from '../../lib/access.js';
 import { fieldError } from '../../lib/errors.js';
 import { type ListQuery, likePattern, parseOrdering, toPage } from '../../lib/pagination.js';
+import { videoStoragePrefixes } from '../../lib/storage-keys.js';
 import { deleteRowsAndFiles, scheduleFileDeletion } from '../files/file-deletion.js';
-import { videoStoragePrefixes } from '../files/storage-keys.js';
 import type { SubjectRow } from './subject.lookup.js';
 import { SUBJECT_ORDERING, type SubjectResponse } from './subject.schemas.js';
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, createUser, type TestUser } from '../../../test/factories.js';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
 import { pendingFileDeletions, subjects, videos } from '../../db/schema.js';
-import { legacyVideoStoragePrefix, videoStoragePrefix } from '../files/storage-keys.js';
+import { legacyVideoStoragePrefix, videoStoragePrefix } from '../../lib/storage-keys.js';
 
 describe('subjects', () => {
   let t: TestApp;

@@ -6,7 +6,7 @@ import type { UserRow } from '../../lib/authenticate.js';
 import { fieldError } from '../../lib/errors.js';
 import type { readImageUpload } from '../../lib/image-upload.js';
 import { type ListQuery, likePattern, parseOrdering, toPage } from '../../lib/pagination.js';
-import { userAvatarKey } from '../files/storage-keys.js';
+import { userAvatarKey } from '../../lib/storage-keys.js';
 import { displayName } from './user.serializer.js';
 
 export interface ProfileChanges {

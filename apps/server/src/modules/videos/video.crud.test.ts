@@ -12,7 +12,7 @@ import {
 import { type VideoFixtures, videoFixtures } from '../../../test/fixtures/videos.js';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
 import { memberships, pendingFileDeletions, videos } from '../../db/schema.js';
-import { videoStoragePrefix } from '../files/storage-keys.js';
+import { videoStoragePrefix } from '../../lib/storage-keys.js';
 
 function filesUnder(dir: string): string[] {
   if (!existsSync(dir)) return [];

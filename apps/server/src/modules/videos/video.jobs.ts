@@ -9,7 +9,7 @@ import { ProcessError } from '../../adapters/media/run-process.js';
 import type { AppContext } from '../../context.js';
 import { videos } from '../../db/schema.js';
 import type { JobDefinition } from '../../jobs/job-queue.js';
-import { jobWorkDir, videoKeys, videoStoragePrefix } from '../files/storage-keys.js';
+import { jobWorkDir, videoKeys, videoStoragePrefix } from '../../lib/storage-keys.js';
 import type { VideoRow } from './video.lookup.js';
 
 /** A failure that retrying cannot fix (the original is gone or unreadable): the video fails at once. */

@@ -15,7 +15,7 @@ import {
 import { analysisFixtures, JUMPS_FIXTURE } from '../../../test/fixtures/videos.js';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
 import { analyses, subjects, videos } from '../../db/schema.js';
-import { legacyVideoStoragePrefix, videoStoragePrefix } from '../files/storage-keys.js';
+import { legacyVideoStoragePrefix, videoStoragePrefix } from '../../lib/storage-keys.js';
 
 /**
  * Issue 9, point 6: moving a video loses nothing. A video with a finished movement-detection run (real ffmpeg,

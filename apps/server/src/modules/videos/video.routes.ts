@@ -7,7 +7,7 @@ import { unauthorized } from '../../lib/errors.js';
 import { errorSchema, noContent, projectErrorResponses } from '../../lib/openapi.js';
 import { listQuerySchema, pageSchema } from '../../lib/pagination.js';
 import { projectScope, subjectScope, videoScope } from '../../lib/project-scope.js';
-import { multipartUploadsDir } from '../files/storage-keys.js';
+import { multipartUploadsDir } from '../../lib/storage-keys.js';
 import { projectParams } from '../projects/project.schemas.js';
 import {
   batchDestroyBody,

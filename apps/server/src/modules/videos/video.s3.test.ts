@@ -12,7 +12,7 @@ import {
 } from '../../../test/factories-videos.js';
 import { AVI_FIXTURE, type VideoFixtures, videoFixtures } from '../../../test/fixtures/videos.js';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
-import { videoStoragePrefix } from '../files/storage-keys.js';
+import { videoStoragePrefix } from '../../lib/storage-keys.js';
 
 /** The same video pipeline with S3_* set: files in a bucket of a local S3-compatible server (s3rver). */
 describe('videos on S3 storage', () => {

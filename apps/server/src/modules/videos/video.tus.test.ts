@@ -7,7 +7,7 @@ import { createProjectWithSubject, type ProjectWithSubject, waitForVideo } from 
 import { AVI_FIXTURE, type VideoFixtures, videoFixtures } from '../../../test/fixtures/videos.js';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
 import { videos } from '../../db/schema.js';
-import { videoKeys } from '../files/storage-keys.js';
+import { videoKeys } from '../../lib/storage-keys.js';
 import { cleanUpAbandonedUploads, UPLOAD_EXPIRY_MS } from './video.service.js';
 
 const b64 = (value: string) => Buffer.from(value).toString('base64');

@@ -13,7 +13,7 @@ import { AVI_FIXTURE, H264_FIXTURE, type VideoFixtures, videoFixtures } from '..
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
 import type { Media } from '../../adapters/media/media.js';
 import { videos } from '../../db/schema.js';
-import { videoKeys, videoStoragePrefix } from '../files/storage-keys.js';
+import { videoKeys, videoStoragePrefix } from '../../lib/storage-keys.js';
 import { processVideoJob } from './video.jobs.js';
 
 /** Every file under a folder, relative to it (empty when the folder does not exist). */
