@@ -12,7 +12,7 @@ import { analyses, analysisSegments } from '../../db/schema.js';
 import { badRequest, conflict, type HttpError, payloadTooLarge, unsupportedMediaType } from '../../lib/errors.js';
 import { analysisKeys, jobWorkDir } from '../../lib/storage-keys.js';
 import { APP_VERSION } from '../../version.js';
-import type { VideoRow } from '../videos/video.lookup.js';
+import { subjectOfVideoNow, type VideoRow } from '../videos/video.lookup.js';
 import { findRunOfVideo, getAnalysis } from './analysis.read.js';
 import {
   abortLocalRun,
@@ -150,7 +150,7 @@ export async function createAnalysis(
   requireReady(video);
   const base = {
     projectUuid: video.projectUuid,
-    subjectUuid: video.subjectUuid,
+    subjectUuid: subjectOfVideoNow(video.videoUuid),
     videoUuid: video.videoUuid,
     createdById: userId,
     softwareVersion: await softwareVersion(context),
@@ -334,7 +334,7 @@ export async function importTimeseries(context: AppContext, video: VideoRow, use
       .insert(analyses)
       .values({
         projectUuid: video.projectUuid,
-        subjectUuid: video.subjectUuid,
+        subjectUuid: subjectOfVideoNow(video.videoUuid),
         videoUuid: video.videoUuid,
         kind: 'timeseries_import',
         parameters,
