@@ -28,7 +28,7 @@ describe('job watchdog', () => {
   it('fails, with a message, runs and videos whose jobs are gone — on the second look, never one with a job', async () => {
     const owner = await createUser(t.ctx);
     const project = await createProjectWithSubject(t.ctx, owner);
-    const newVideo = async () => {
+    const newVideo = async (stored = true, updatedAt = new Date()) => {
       const [row] = await t.ctx.db
         .insert(videos)
         .values({
@@ -37,6 +37,8 @@ describe('job watchdog', () => {
           name: 'clip',
           originalFilename: 'clip.mp4',
           status: 'processing',
+          originalKey: stored ? `projects/x/clip-${randomUUID()}.mp4` : null,
+          updatedAt,
         })
         .returning();
       return row!.videoUuid;
@@ -57,6 +59,10 @@ describe('job watchdog', () => {
       return row!.analysisUuid;
     };
     const orphanVideo = await newVideo();
+    // Its original is still being copied into storage: no job yet, and none expected.
+    const storingVideo = await newVideo(false);
+    // ...but not for seven hours: the process that stored it is gone.
+    const abandonedVideo = await newVideo(false, new Date(Date.now() - 7 * 3600_000));
     const queuedVideo = await newVideo();
     await t.ctx.jobs.send(processVideoJob, { videoUuid: queuedVideo });
     const readyVideo = await newVideo();
@@ -71,17 +77,18 @@ describe('job watchdog', () => {
     expect(first.failedVideos).toEqual([]);
     memory = first.memory;
     expect([...memory.runs]).toEqual([orphanRun]);
-    expect([...memory.videos]).toEqual([orphanVideo]);
+    expect(new Set(memory.videos)).toEqual(new Set([orphanVideo, abandonedVideo]));
 
     const second = await watchdogSweep(t.ctx, memory);
     expect(second.failedRuns).toEqual([orphanRun]);
-    expect(second.failedVideos).toEqual([orphanVideo]);
+    expect(new Set(second.failedVideos)).toEqual(new Set([orphanVideo, abandonedVideo]));
     const runRow = (uuid: string) => t.ctx.db.select().from(analyses).where(eq(analyses.analysisUuid, uuid));
     const videoRow = (uuid: string) => t.ctx.db.select().from(videos).where(eq(videos.videoUuid, uuid));
     expect((await runRow(orphanRun))[0]).toMatchObject({ status: 'failed', error: LOST_RUN_MESSAGE });
     expect((await runRow(queuedRun))[0]).toMatchObject({ status: 'running', error: null });
     expect((await videoRow(orphanVideo))[0]).toMatchObject({ status: 'failed', error: LOST_VIDEO_MESSAGE });
     expect((await videoRow(queuedVideo))[0]).toMatchObject({ status: 'processing', error: null });
+    expect((await videoRow(storingVideo))[0]).toMatchObject({ status: 'processing', error: null });
     expect((await videoRow(readyVideo))[0]).toMatchObject({ status: 'ready' });
 
     // The user sees why.

@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, lt, or } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import { analyses, videos } from '../db/schema.js';
 
@@ -6,6 +6,13 @@ export const LOST_RUN_MESSAGE =
   'The run stopped: its jobs are no longer queued (lost by the job queue or removed). Run it again.';
 export const LOST_VIDEO_MESSAGE =
   'Processing stopped: its job is no longer queued (lost by the job queue or removed). Upload the video again.';
+
+/**
+ * A video is `processing` from the moment its upload is checked, while the original is still being copied into
+ * storage (minutes for a big file on S3); its job is sent once the original is stored. Until then only this long
+ * a silence counts as lost (the web process died while storing it).
+ */
+export const STORING_ORIGINAL_HOURS = 6;
 
 /** What one look remembers for the next: the runs and videos that had no job to finish them. */
 export interface WatchdogMemory {
@@ -19,7 +26,8 @@ export function emptyWatchdogMemory(): WatchdogMemory {
 
 /**
  * One look for work nothing will ever finish: a run still queued or running, or a video still processing, with no
- * job left that names it (waiting, waiting to retry or running) — its jobs were deleted, expired, failed for good in
+ * job left that names it (waiting, waiting to retry or running) — for a video, once its original is stored (see
+ * STORING_ORIGINAL_HOURS) — its jobs were deleted, expired, failed for good in
  * a process that died before recording it, or never sent. Seen so on two looks in a row (so a run whose job is
  * being sent, or a job that has just ended and is writing its result, is left alone), it fails with a message the
  * user sees. Returns what it failed and what to remember for the next look.
@@ -37,10 +45,11 @@ export async function watchdogSweep(
     .select({ uuid: analyses.analysisUuid })
     .from(analyses)
     .where(inArray(analyses.status, ['queued', 'running']));
+  const storingSince = new Date(Date.now() - STORING_ORIGINAL_HOURS * 3600_000);
   const processing = await context.db
     .select({ uuid: videos.videoUuid })
     .from(videos)
-    .where(eq(videos.status, 'processing'));
+    .where(and(eq(videos.status, 'processing'), or(isNotNull(videos.originalKey), lt(videos.updatedAt, storingSince))));
   const orphanRuns = openRuns.map((r) => r.uuid).filter((uuid) => !liveRuns.has(uuid));
   const orphanVideos = processing.map((v) => v.uuid).filter((uuid) => !liveVideos.has(uuid));
   const failedRuns: string[] = [];
