@@ -131,6 +131,17 @@ describe('the scaled shape: a web process and two workers on PostgreSQL and S3',
       })),
     };
   }
+  /** When a surviving worker handed the job back (the time of its log line). */
+  async function handedBack(jobId: string): Promise<number> {
+    const line = await Promise.any(
+      workers
+        .filter((w) => w.child.exitCode === null && w.child.signalCode === null)
+        .map((w) =>
+          w.waitFor((l) => l.msg?.startsWith('worker of a running job is gone') === true && l.jobId === jobId, 15_000),
+        ),
+    );
+    return Number(line.time);
+  }
   const segmentsOf = (run: string) =>
     ctx.db
       .select()
@@ -265,16 +276,16 @@ describe('the scaled shape: a web process and two workers on PostgreSQL and S3',
     const victimId = await victim.workerId();
     const survivorId = await survivor.workerId();
     const runUuid = await createRun(longVideo);
-    // A segment the victim is decoding, once nearly half the run is done: taken, not stored, and either with
-    // progress reported (every 0.5 s) or taken for 0.3 s (on a machine fast enough to finish before reporting).
+    // A segment the victim is decoding in the second half of the run: taken, not stored, and either with progress
+    // reported (every 0.5 s) or taken for 0.6 s (on a machine fast enough to finish before reporting).
     const firstSeen = new Map<number, number>();
     const [segment] = await pollUntil(
       async () => {
         const rows = await segmentsOf(runUuid);
         const done = rows.filter((s) => s.done).length;
-        const working = rows.filter((s) => done >= 4 && s.worker === victimId && s.frameCount === null);
+        const working = rows.filter((s) => done >= 5 && s.worker === victimId && s.frameCount === null);
         for (const s of working) if (!firstSeen.has(s.index)) firstSeen.set(s.index, Date.now());
-        return working.filter((s) => s.framesDone > 0 || Date.now() - firstSeen.get(s.index)! >= 300);
+        return working.filter((s) => s.framesDone > 0 || Date.now() - firstSeen.get(s.index)! >= 600);
       },
       (rows) => rows.length > 0,
       60_000,
@@ -290,15 +301,17 @@ describe('the scaled shape: a web process and two workers on PostgreSQL and S3',
       50,
     );
     const takeoverMs = Date.now() - killedAt;
+    const handBackMs = (await handedBack(segment!.jobId!)) - killedAt;
     const run = await waitRun(longVideo, runUuid, 30_000);
     const recoveryMs = Date.now() - killedAt;
     expect(run.error).toBeNull();
     expect(run.status).toBe('succeeded');
     expect(recoveryMs).toBeLessThan(15_000);
+    expect(handBackMs).toBeLessThan(6_000);
     expect(comparable(await readResult(longVideo, runUuid))).toEqual(reference);
     expect((await segmentsOf(runUuid)).find((s) => s.index === segment!.index)?.worker).toBe(survivorId);
     console.log(
-      `[scaled] worker SIGKILLed in segment ${segment!.index} (${segment!.framesDone} of ${segment!.endFrame - segment!.startFrame} frames): taken over after ${(takeoverMs / 1000).toFixed(1)} s, run succeeded ${(recoveryMs / 1000).toFixed(1)} s after the kill`,
+      `[scaled] worker SIGKILLed in segment ${segment!.index} (${segment!.framesDone} of ${segment!.endFrame - segment!.startFrame} frames): handed back after ${(handBackMs / 1000).toFixed(1)} s, taken over after ${(takeoverMs / 1000).toFixed(1)} s, run succeeded ${(recoveryMs / 1000).toFixed(1)} s after the kill`,
     );
     workers = [survivor, startWorker('worker-c')];
     await workers[1]!.workerId();
@@ -321,8 +334,10 @@ describe('the scaled shape: a web process and two workers on PostgreSQL and S3',
     const killedAt = Date.now();
     await copier.exited;
     const other = workers.find((w) => w !== copier)!;
-    await other.waitFor(isVideoJobStart, 30_000, from[workers.indexOf(other)]);
+    const retried = await other.waitFor(isVideoJobStart, 30_000, from[workers.indexOf(other)]);
     const takeoverMs = Date.now() - killedAt;
+    const handBackMs = (await handedBack(retried.jobId!)) - killedAt;
+    expect(handBackMs).toBeLessThan(6_000);
     const ready = await waitVideo(video, 90_000);
     const readyMs = Date.now() - killedAt;
     expect(ready).toMatchObject({ status: 'ready', error: null, playback: 'copy' });
@@ -336,7 +351,7 @@ describe('the scaled shape: a web process and two workers on PostgreSQL and S3',
         .toString(),
     ).toBe('ftyp');
     console.log(
-      `[scaled] worker SIGKILLed while copying: job taken over after ${(takeoverMs / 1000).toFixed(1)} s, video ready ${(readyMs / 1000).toFixed(1)} s after the kill`,
+      `[scaled] worker SIGKILLed while copying: handed back after ${(handBackMs / 1000).toFixed(1)} s, job taken over after ${(takeoverMs / 1000).toFixed(1)} s, video ready ${(readyMs / 1000).toFixed(1)} s after the kill`,
     );
     workers = [other, startWorker('worker-d')];
     await workers[1]!.workerId();

@@ -171,10 +171,10 @@ export function scaledFixtures(): { longMp4: string; mjpegAvi: string } {
     ].join(';'),
     ...['-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '23', '-pix_fmt', 'yuv420p', '-f', 'mp4'],
   ]);
-  const mjpegAvi = path.join(dir, 'testsrc2-mjpeg-320x240-120s.avi');
-  // MJPEG needs a playback copy: two minutes take a worker several seconds, long enough to kill it meanwhile.
+  const mjpegAvi = path.join(dir, 'testsrc2-mjpeg-320x240-60s.avi');
+  // MJPEG needs a playback copy: a minute takes a worker a few seconds, long enough to kill it meanwhile.
   make(mjpegAvi, [
-    ...['-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=25:duration=120'],
+    ...['-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=25:duration=60'],
     ...['-c:v', 'mjpeg', '-q:v', '12', '-pix_fmt', 'yuvj420p', '-f', 'avi'],
   ]);
   return { longMp4, mjpegAvi };
