@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
@@ -431,26 +431,33 @@ describe('the scaled shape: a web process and two workers on PostgreSQL and S3',
   });
 
   it('fails, with a message, a run whose jobs are gone, within twice the watchdog interval', async () => {
-    const [row] = await ctx.db
-      .insert(analyses)
-      .values({
-        projectUuid: project.projectUuid,
-        subjectUuid: project.subjectUuid,
-        videoUuid: longVideo,
-        kind: 'movement_detection',
-        parameters: {},
-        softwareVersion: 'lost',
-        status: 'running',
-      })
-      .returning();
-    const insertedAt = Date.now();
+    // A run whose waiting segment jobs are deleted from the queue (as an operator's clean-up or an expiry would):
+    // the segments already running finish, the others never will.
+    const runUuid = await createRun(longVideo);
+    await pollUntil(
+      async () => (await segmentsOf(runUuid)).filter((s) => s.worker !== null).length,
+      (taken) => taken > 0,
+      30_000,
+      20,
+    );
+    await ctx.db.execute(
+      sql`delete from pgboss.job where data->>'analysisUuid' = ${runUuid} and state in ('created', 'retry')`,
+    );
+    const liveJobs = async () => {
+      const result = (await ctx.db.execute(
+        sql`select count(*)::int as n from pgboss.job where data->>'analysisUuid' = ${runUuid} and state in ('created', 'retry', 'active')`,
+      )) as unknown as { rows: { n: number }[] };
+      return result.rows[0]!.n;
+    };
+    await pollUntil(liveJobs, (n) => n === 0, 30_000, 50);
+    const goneAt = Date.now();
     const failed = await pollUntil(
-      async () => (await api('GET', `${videoUrl(longVideo)}analysis/${row!.analysisUuid}/`)).json,
-      (r) => r.status !== 'running',
+      async () => (await api('GET', `${videoUrl(longVideo)}analysis/${runUuid}/`)).json,
+      (r) => r.status !== 'running' && r.status !== 'queued',
       30_000,
       100,
     );
-    const elapsedMs = Date.now() - insertedAt;
+    const elapsedMs = Date.now() - goneAt;
     expect(failed).toMatchObject({ status: 'failed', error: LOST_RUN_MESSAGE });
     expect(elapsedMs).toBeLessThan((2 * WATCHDOG_SECONDS + 2) * 1000);
     // Nothing else is left half-done.
@@ -458,6 +465,8 @@ describe('the scaled shape: a web process and two workers on PostgreSQL and S3',
     expect(open.filter((r) => r.status === 'queued' || r.status === 'running')).toEqual([]);
     const stuck = await ctx.db.select().from(videos).where(eq(videos.status, 'processing'));
     expect(stuck).toEqual([]);
-    console.log(`[scaled] run with no jobs failed by the watchdog after ${(elapsedMs / 1000).toFixed(1)} s`);
+    console.log(
+      `[scaled] run whose waiting jobs were deleted failed by the watchdog ${(elapsedMs / 1000).toFixed(1)} s after its last job ended`,
+    );
   });
 });

@@ -9,7 +9,7 @@ const LOCK_NAMESPACE = 140_014;
 
 /** How often a process looks for jobs whose worker died, and how old an active job must be to be looked at. */
 export const LIVENESS_SWEEP_MS = 1_000;
-const GRACE_SECONDS = 2;
+const GRACE_SECONDS = 1;
 
 /**
  * Finds the jobs of a dead worker process on PostgreSQL within seconds, instead of pg-boss's heartbeat timeout.
