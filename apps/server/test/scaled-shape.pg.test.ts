@@ -14,9 +14,19 @@ import { createLogger } from '../src/logger.js';
 import { jobDefinitions } from '../src/modules/job-registry.js';
 import { LOST_RUN_MESSAGE } from '../src/modules/job-watchdog.js';
 import { createUser, type TestUser } from './factories.js';
-import { createProjectWithSubject, type ProjectWithSubject, uploadVideo, waitForVideo } from './factories-videos.js';
-import { AppProcess, buildLikeStart, pollUntil, scaledFixtures, waitForHealth } from './scaled-shape.js';
-import { createPostgresDatabase, createTestApp } from './test-app.js';
+import { createProjectWithSubject, type ProjectWithSubject } from './factories-videos.js';
+import {
+  AppProcess,
+  buildLikeStart,
+  comparable,
+  eventTimes,
+  pollUntil,
+  type RunResult,
+  scaledFixtures,
+  singlePassRun,
+  waitForHealth,
+} from './scaled-shape.js';
+import { createPostgresDatabase } from './test-app.js';
 
 /**
  * The scaled shape as the README starts it: PostgreSQL, an S3-compatible store (s3rver), one `RUN_WORKERS=false
@@ -29,18 +39,6 @@ const ROI = { start_s: 0, x: 0, y: 0, width: 160, height: 120 };
 
 // biome-ignore lint/suspicious/noExplicitAny: the test reads the API's JSON answers field by field
 type Json = any;
-
-interface RunResult {
-  run: Record<string, unknown> & { status: string; summary: Record<string, unknown> | null };
-  series: Buffer;
-  events: unknown[];
-}
-
-/** What must be equal between two runs of the same parameters on the same video (timings aside). */
-function comparable(result: RunResult) {
-  const { frames_per_second: _, ...summary } = result.run.summary ?? {};
-  return { summary, events: result.events, seriesHash: createHash('sha256').update(result.series).digest('hex') };
-}
 
 describe('the scaled shape: a web process and two workers on PostgreSQL and S3', () => {
   const webUrl = `http://127.0.0.1:${PORTS.web}`;
@@ -124,11 +122,7 @@ describe('the scaled shape: a web process and two workers on PostgreSQL and S3',
     return {
       run: (await api('GET', `${videoUrl(video)}analysis/${run}/`)).json,
       series: Buffer.from(await series.arrayBuffer()),
-      events: ((await events.json()) as Json).events.map((e: { id: number; time: number; original_time: number }) => ({
-        id: e.id,
-        time: e.time,
-        original_time: e.original_time,
-      })),
+      events: eventTimes(((await events.json()) as Json).events),
     };
   }
   /** When a surviving worker handed the job back (the time of its log line). */
@@ -220,49 +214,9 @@ describe('the scaled shape: a web process and two workers on PostgreSQL and S3',
     expect((scaled.events as unknown[]).length).toBeGreaterThan(0);
 
     // The same video and parameters in one process, one segment, local storage.
-    const single = await createTestApp({
-      workers: true,
-      config: { analysisWorkers: 1, analysisSegmentSeconds: 10_000 },
-    });
-    try {
-      const singleOwner = await createUser(single.ctx);
-      const singleProject = await createProjectWithSubject(single.ctx, singleOwner);
-      const uploaded = await uploadVideo(single.app, singleOwner, singleProject.videosUrl, fixtures.longMp4);
-      const singleVideoUrl = `${singleProject.videosUrl}${uploaded.json().video_uuid}/`;
-      expect((await waitForVideo(single.app, singleOwner, singleVideoUrl, undefined, 60_000)).status).toBe('ready');
-      const created = await single.app.inject({
-        method: 'POST',
-        url: `${singleVideoUrl}analysis/`,
-        headers: singleOwner.headers,
-        payload: { kind: 'movement_detection', parameters: { rois: [ROI] } },
-      });
-      const singleRun = created.json().analysis_uuid;
-      const runUrl = `${singleVideoUrl}analysis/${singleRun}/`;
-      const done = await pollUntil(
-        async () => (await single.app.inject({ method: 'GET', url: runUrl, headers: singleOwner.headers })).json(),
-        (r) => r.status !== 'queued' && r.status !== 'running',
-        120_000,
-      );
-      expect(done.status).toBe('succeeded');
-      expect(
-        await single.ctx.db.select().from(analysisSegments).where(eq(analysisSegments.analysisUuid, singleRun)),
-      ).toHaveLength(1);
-      const get = async (url: string) => single.app.inject({ method: 'GET', url, headers: singleOwner.headers });
-      const singleResult: RunResult = {
-        run: done,
-        series: (await get(`${runUrl}series/?part=values`)).rawPayload,
-        events: (await get(`${singleVideoUrl}analysis/retrieve-events/?analysis_uuid=${singleRun}`))
-          .json()
-          .events.map((e: { id: number; time: number; original_time: number }) => ({
-            id: e.id,
-            time: e.time,
-            original_time: e.original_time,
-          })),
-      };
-      reference = comparable(singleResult);
-    } finally {
-      await single.close();
-    }
+    const single = await singlePassRun(fixtures.longMp4, { rois: [ROI] });
+    expect(single.segments).toBe(1);
+    reference = comparable(single.result);
     expect(scaled).toEqual(reference);
     console.log(
       `[scaled] 10-minute run over two workers: ${(runMs / 1000).toFixed(1)} s; segments per worker: ${ids

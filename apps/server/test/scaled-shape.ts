@@ -1,7 +1,13 @@
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import { resolveMediaBinaries } from '../src/adapters/media/binaries.js';
+import { analysisSegments } from '../src/db/schema.js';
+import { createUser } from './factories.js';
+import { createProjectWithSubject, uploadVideo, waitForVideo } from './factories-videos.js';
+import { createTestApp } from './test-app.js';
 
 /**
  * Helpers for the scaled-shape test (scaled-shape.pg.test.ts): the processes a user starts from the README, each in
@@ -178,4 +184,66 @@ export function scaledFixtures(): { longMp4: string; mjpegAvi: string } {
     ...['-c:v', 'mjpeg', '-q:v', '12', '-pix_fmt', 'yuvj420p', '-f', 'avi'],
   ]);
   return { longMp4, mjpegAvi };
+}
+
+export interface RunResult {
+  run: Record<string, unknown> & { status: string; summary: Record<string, unknown> | null };
+  series: Buffer;
+  events: unknown[];
+}
+
+/** What must be equal between two runs of the same parameters on the same video (timings aside). */
+export function comparable(result: RunResult) {
+  const { frames_per_second: _, ...summary } = result.run.summary ?? {};
+  return { summary, events: result.events, seriesHash: createHash('sha256').update(result.series).digest('hex') };
+}
+
+/** The events as compared: ids and times. */
+export function eventTimes(events: { id: number; time: number; original_time: number }[]) {
+  return events.map((e) => ({ id: e.id, time: e.time, original_time: e.original_time }));
+}
+
+/**
+ * A movement-detection run of `file` in one process (in-process workers, local storage, its own database) with
+ * segments longer than the video: one pass over every frame.
+ */
+export async function singlePassRun(
+  file: string,
+  parameters: object,
+): Promise<{ result: RunResult; segments: number }> {
+  const single = await createTestApp({ workers: true, config: { analysisWorkers: 1, analysisSegmentSeconds: 10_000 } });
+  try {
+    const owner = await createUser(single.ctx);
+    const project = await createProjectWithSubject(single.ctx, owner);
+    const uploaded = await uploadVideo(single.app, owner, project.videosUrl, file);
+    const videoUrl = `${project.videosUrl}${uploaded.json().video_uuid}/`;
+    const video = await waitForVideo(single.app, owner, videoUrl, undefined, 60_000);
+    if (video.status !== 'ready') throw new Error(`single pass: the video is ${video.status}`);
+    const get = (url: string) => single.app.inject({ method: 'GET', url, headers: owner.headers });
+    const created = await single.app.inject({
+      method: 'POST',
+      url: `${videoUrl}analysis/`,
+      headers: owner.headers,
+      payload: { kind: 'movement_detection', parameters },
+    });
+    const uuid = created.json().analysis_uuid;
+    const runUrl = `${videoUrl}analysis/${uuid}/`;
+    const run = await pollUntil(
+      async () => (await get(runUrl)).json(),
+      (r) => r.status !== 'queued' && r.status !== 'running',
+      120_000,
+    );
+    if (run.status !== 'succeeded') throw new Error(`single pass: the run ${run.status}: ${run.error}`);
+    const segments = await single.ctx.db.select().from(analysisSegments).where(eq(analysisSegments.analysisUuid, uuid));
+    return {
+      result: {
+        run,
+        series: (await get(`${runUrl}series/?part=values`)).rawPayload,
+        events: eventTimes((await get(`${videoUrl}analysis/retrieve-events/?analysis_uuid=${uuid}`)).json().events),
+      },
+      segments: segments.length,
+    };
+  } finally {
+    await single.close();
+  }
 }

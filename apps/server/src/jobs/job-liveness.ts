@@ -55,7 +55,9 @@ export class JobLiveness {
         if (this.client === client) this.client = undefined;
       });
       await client.connect();
-      for (const id of this.held) await client.query('select pg_advisory_lock($1, hashtext($2))', [LOCK_NAMESPACE, id]);
+      for (const id of this.held) {
+        await client.query('select pg_try_advisory_lock($1, hashtext($2))', [LOCK_NAMESPACE, id]);
+      }
       this.client = client;
       return client;
     })().finally(() => {
@@ -64,12 +66,20 @@ export class JobLiveness {
     return this.connecting;
   }
 
-  /** Marks a job as running in this live process (until `release`). */
+  /**
+   * Marks a job as running in this live process (until `release`). Never waits: should another job's id hash to
+   * the same key (about one chance in 2^32 per pair of running jobs), this one runs unmarked, watched by its
+   * heartbeat only.
+   */
   async claim(id: string): Promise<void> {
-    this.held.add(id);
     try {
       const client = await this.connection();
-      await client.query('select pg_advisory_lock($1, hashtext($2))', [LOCK_NAMESPACE, id]);
+      const { rows } = await client.query<{ locked: boolean }>(
+        'select pg_try_advisory_lock($1, hashtext($2)) as locked',
+        [LOCK_NAMESPACE, id],
+      );
+      if (rows[0]?.locked) this.held.add(id);
+      else this.logger.warn({ jobId: id }, 'job liveness key in use: this job is watched by its heartbeat only');
     } catch (error) {
       // The job still runs; only a crash of this process would now be noticed by the heartbeat timeout instead.
       this.logger.warn({ err: error, jobId: id }, 'job liveness lock failed');
@@ -77,7 +87,7 @@ export class JobLiveness {
   }
 
   async release(id: string): Promise<void> {
-    this.held.delete(id);
+    if (!this.held.delete(id)) return;
     try {
       await this.client?.query('select pg_advisory_unlock($1, hashtext($2))', [LOCK_NAMESPACE, id]);
     } catch (error) {
