@@ -32,6 +32,11 @@ export interface AppConfig {
   analysisWorkers: number;
   /** Longest analysis segment in seconds of video; long videos are cut into segments any worker can take. */
   analysisSegmentSeconds: number;
+  /**
+   * How often a worker process looks for runs and videos whose jobs are gone; one found on two looks in a row
+   * fails with a message (so within twice this).
+   */
+  jobWatchdogSeconds: number;
   /** Stripe subscriptions; undefined (billing off, every project active) unless STRIPE_SECRET_KEY is set. */
   billing: BillingConfig | undefined;
 }
@@ -127,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     runHttp: true,
     analysisWorkers: positiveInt('ANALYSIS_WORKERS', env.ANALYSIS_WORKERS, availableParallelism()),
     analysisSegmentSeconds: positiveNumber('ANALYSIS_SEGMENT_SECONDS', env.ANALYSIS_SEGMENT_SECONDS, 300),
+    jobWatchdogSeconds: positiveNumber('JOB_WATCHDOG_SECONDS', env.JOB_WATCHDOG_SECONDS, 30),
     billing: parseBilling(env),
     ...overrides,
   };

@@ -5,6 +5,7 @@ import { createLogger } from './logger.js';
 import { warmUpAgreementWorker } from './modules/agreement/engine/agreement-worker-client.js';
 import { deletePendingFilesJob } from './modules/files/file-deletion.js';
 import { jobDefinitions } from './modules/job-registry.js';
+import { startJobWatchdog } from './modules/job-watchdog.js';
 
 /**
  * `node dist/main.js` serves the API (and the SPA when built) with job workers in the same process;
@@ -20,6 +21,8 @@ async function main() {
   const logger = createLogger(config.logLevel);
   const context = await createContext(config, logger, { jobDefinitions });
   await context.jobs.start(config.runWorkers ? context : undefined);
+  // Every process that runs jobs also fails, visibly, work whose jobs are gone.
+  const watchdog = config.runWorkers ? startJobWatchdog(context) : undefined;
   // Finish any file deletions a previous process could not complete.
   await context.jobs.send(deletePendingFilesJob, {}, { singletonKey: 'startup' });
 
@@ -46,6 +49,7 @@ async function main() {
     }, 60_000);
     force.unref();
     try {
+      watchdog?.stop();
       await app?.close();
       await closeContext(context);
       logger.info('shutdown complete');

@@ -323,6 +323,8 @@ export const analysisSegments = pgTable(
     /** Frames the segment produced (the last one reads to the end of the stream). */
     frameCount: integer('frame_count'),
     jobId: text('job_id'),
+    /** The worker process (host:pid) that stored the segment's values. */
+    worker: text('worker'),
   },
   (t) => [primaryKey({ columns: [t.analysisUuid, t.index] })],
 );

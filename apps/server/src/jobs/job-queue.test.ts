@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
@@ -24,7 +25,43 @@ describe('job queues', () => {
     }
     // Long media jobs must not wait hours for an expiry when a machine dies.
     for (const name of ['videos.process', 'analyses.segment', 'analyses.detect']) {
-      expect((await t.ctx.jobs.queuePolicy(name))?.heartbeatSeconds).toBe(30);
+      expect((await t.ctx.jobs.queuePolicy(name))?.heartbeatSeconds).toBe(10);
+    }
+  });
+
+  it('hand a job left running by a process that is gone to a worker at once, not after the retry delay', async () => {
+    const started: number[] = [];
+    const orphaned: JobDefinition<{ n: number }, object> = {
+      name: 'test.orphaned',
+      payload: z.object({ n: z.number() }),
+      retryLimit: 2,
+      retryDelaySeconds: 300,
+      expireInSeconds: 3600,
+      heartbeatSeconds: 600,
+      async handle() {
+        started.push(Date.now());
+      },
+    };
+    // The job is marked running with no process behind it, as a SIGKILLed worker leaves it.
+    const sender = JobQueue.open<object>(t.ctx.database, [orphaned], t.app.log);
+    await sender.start();
+    const id = await sender.send(orphaned, { n: 1 });
+    await t.ctx.db.execute(
+      sql`update pgboss.job set state = 'active', started_on = now() - interval '10 seconds' where id = ${id}`,
+    );
+    await sender.stop();
+    const queue = JobQueue.open<object>(t.ctx.database, [orphaned], t.app.log);
+    const before = Date.now();
+    await queue.start({});
+    try {
+      const deadline = Date.now() + 15_000;
+      while (started.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      // PGlite (one process): handed back at start; PostgreSQL: by the liveness sweep (two looks, a second apart).
+      expect(started).toHaveLength(1);
+      expect(started[0]! - before).toBeLessThan(5000);
+      expect((await queue.getJob(orphaned.name, id!))?.retryCount).toBe(1);
+    } finally {
+      await queue.stop();
     }
   });
 

@@ -1,7 +1,18 @@
+import os from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import { fromPglite, type Job, PgBoss } from 'pg-boss';
 import type { z } from 'zod';
 import type { DatabaseHandle } from '../db/client.js';
+import { JobLiveness, PGBOSS_SCHEMA } from './job-liveness.js';
+
+/**
+ * pg-boss's supervisor pass (expiry and heartbeat timeouts) runs this often, instead of once a minute: a job
+ * whose worker stopped heartbeating is retried at most `heartbeatSeconds` + this after its last heartbeat.
+ */
+const SUPERVISE_SECONDS = 10;
+
+/** Job states in which a job may still run (waiting, waiting to retry, running). */
+const LIVE_STATES = ['created', 'retry', 'active'];
 
 /**
  * One kind of background job: its queue name, payload schema, retry policy and handler.
@@ -50,11 +61,16 @@ export interface JobState {
 export class JobQueue<Context> {
   private readonly definitions = new Map<string, AnyJobDefinition<Context>>();
   private started = false;
+  private liveness: JobLiveness | undefined;
+  /** This process, as job and segment records name it: `host:pid`. */
+  readonly workerId = `${os.hostname()}:${process.pid}`;
 
   constructor(
     private readonly boss: PgBoss,
     definitions: AnyJobDefinition<Context>[],
     private readonly logger: FastifyBaseLogger,
+    /** How workers are watched: PostgreSQL (the database to hold liveness locks on) or the one-process PGlite. */
+    private readonly shape: { kind: 'postgres'; connectionString: string } | { kind: 'pglite' } = { kind: 'pglite' },
   ) {
     for (const definition of definitions) {
       if (typeof definition.handle !== 'function') throw new Error(`Job "${definition.name}" has no handler`);
@@ -68,10 +84,14 @@ export class JobQueue<Context> {
     definitions: AnyJobDefinition<Context>[],
     logger: FastifyBaseLogger,
   ): JobQueue<Context> {
-    const boss = database.pglite
-      ? new PgBoss({ db: fromPglite(database.pglite), backend: 'pglite' })
-      : new PgBoss({ connectionString: database.connectionString, max: 4 });
-    return new JobQueue(boss, definitions, logger);
+    const supervision = { superviseIntervalSeconds: SUPERVISE_SECONDS, monitorIntervalSeconds: SUPERVISE_SECONDS };
+    if (database.pglite) {
+      const boss = new PgBoss({ db: fromPglite(database.pglite), backend: 'pglite', ...supervision });
+      return new JobQueue(boss, definitions, logger, { kind: 'pglite' });
+    }
+    const connectionString = database.connectionString!;
+    const boss = new PgBoss({ connectionString, max: 4, ...supervision });
+    return new JobQueue(boss, definitions, logger, { kind: 'postgres', connectionString });
   }
 
   /** Creates the queues; with `context`, also starts a worker per queue in this process. */
@@ -89,8 +109,59 @@ export class JobQueue<Context> {
       await this.boss.createQueue(definition.name, policy);
       // An existing queue (an older DATA_DIR or database) takes the current policy too.
       await this.boss.updateQueue(definition.name, policy);
-      if (context) await this.work(definition, context);
     }
+    if (!context) return;
+    if (this.shape.kind === 'postgres') {
+      this.liveness = new JobLiveness(
+        this.shape.connectionString,
+        [...this.definitions.keys()],
+        (name, id) => this.handBack(name, id),
+        this.logger,
+      );
+      await this.liveness.start();
+    } else {
+      await this.handBackOrphansOfEmbeddedDatabase();
+    }
+    for (const definition of this.definitions.values()) await this.work(definition, context);
+  }
+
+  /**
+   * PGlite serves one process: a job still active when it opens was running in a process that died (killed, or
+   * the machine stopped). It is handed back now rather than after its heartbeat timeout.
+   */
+  private async handBackOrphansOfEmbeddedDatabase(): Promise<void> {
+    const { rows } = await this.boss
+      .getDb()
+      .executeSql(`select id::text as id, name from ${PGBOSS_SCHEMA}.job where state = 'active'`);
+    for (const row of rows as { id: string; name: string }[]) {
+      if (!this.definitions.has(row.name)) continue;
+      this.logger.warn({ job: row.name, jobId: row.id }, 'job left running by a stopped process: handing it back');
+      await this.handBack(row.name, row.id);
+    }
+  }
+
+  /**
+   * Gives a job whose worker is gone to the next worker at once: the attempt fails (counting as one) and, when
+   * attempts remain, the retry is due now instead of after the retry delay.
+   */
+  private async handBack(name: string, id: string): Promise<void> {
+    await this.boss.fail(name, id, { message: 'The worker running this job stopped.' });
+    await this.boss.update(name, undefined, { id, startAfter: 0 });
+    this.wakeLocalWorkers(name);
+  }
+
+  /**
+   * The values of `field` in the payloads of jobs that may still run (waiting, retrying or running), e.g. the
+   * `analysisUuid`s that still have work queued — what the watchdog compares its runs and videos against.
+   */
+  async liveJobKeys(field: string): Promise<Set<string>> {
+    const { rows } = await this.boss
+      .getDb()
+      .executeSql(
+        `select distinct data->>$1 as key from ${PGBOSS_SCHEMA}.job where state::text = any($2::text[]) and data->>$1 is not null`,
+        [field, LIVE_STATES],
+      );
+    return new Set((rows as { key: string }[]).map((row) => row.key));
   }
 
   private async work(definition: AnyJobDefinition<Context>, context: Context) {
@@ -107,7 +178,8 @@ export class JobQueue<Context> {
           const isFinalAttempt = (meta.retryCount ?? 0) >= (meta.retryLimit ?? definition.retryLimit);
           const log = this.logger.child({ job: definition.name, jobId: job.id, attempt: (meta.retryCount ?? 0) + 1 });
           const started = Date.now();
-          log.info('job started');
+          log.info({ worker: this.workerId }, 'job started');
+          await this.liveness?.claim(job.id);
           try {
             const payload = definition.payload.parse(job.data);
             await definition.handle(context, payload, { id: job.id, isFinalAttempt });
@@ -115,6 +187,8 @@ export class JobQueue<Context> {
           } catch (error) {
             log.error({ err: error, ms: Date.now() - started, isFinalAttempt }, 'job failed');
             throw error;
+          } finally {
+            await this.liveness?.release(job.id);
           }
         }
       },
@@ -185,5 +259,6 @@ export class JobQueue<Context> {
     this.started = false;
     for (const definition of this.definitions.values()) definition.onStop?.();
     await this.boss.stop({ graceful: true, timeout: timeoutMs, close: true });
+    await this.liveness?.stop();
   }
 }

@@ -132,7 +132,7 @@ async function reportProgress(context: AppContext, analysisUuid: string, index: 
 
 export const analysisSegmentJob: JobDefinition<{ analysisUuid: string; index: number }, AppContext> = {
   name: 'analyses.segment',
-  heartbeatSeconds: 30,
+  heartbeatSeconds: 10,
   payload: z.object({ analysisUuid: z.string().uuid(), index: z.number().int().min(0) }),
   retryLimit: 2,
   retryDelaySeconds: 10,
@@ -176,6 +176,11 @@ async function processSegment(context: AppContext, run: AnalysisRow, segment: Se
     .where(eq(videos.videoUuid, run.videoUuid));
   if (!video?.originalKey) return;
   await markRunning(context, run.analysisUuid);
+  // Which process works on the segment now (a retry elsewhere overwrites it): kept with the stored values.
+  await context.db
+    .update(analysisSegments)
+    .set({ worker: context.jobs.workerId, framesDone: 0 })
+    .where(and(eq(analysisSegments.analysisUuid, run.analysisUuid), eq(analysisSegments.index, segment.index)));
   const segments = await context.db
     .select({ count: sql<number>`count(*)::int` })
     .from(analysisSegments)
@@ -230,7 +235,7 @@ async function processSegment(context: AppContext, run: AnalysisRow, segment: Se
   );
   await context.db
     .update(analysisSegments)
-    .set({ frameCount: values.length, framesDone: values.length })
+    .set({ frameCount: values.length, framesDone: values.length, worker: context.jobs.workerId })
     .where(and(eq(analysisSegments.analysisUuid, run.analysisUuid), eq(analysisSegments.index, segment.index)));
 }
 
@@ -392,7 +397,7 @@ export async function readSeries(context: AppContext, run: AnalysisRow, fps: num
 
 export const analysisDetectJob: JobDefinition<{ analysisUuid: string }, AppContext> = {
   name: 'analyses.detect',
-  heartbeatSeconds: 30,
+  heartbeatSeconds: 10,
   payload: z.object({ analysisUuid: z.string().uuid() }),
   retryLimit: 2,
   retryDelaySeconds: 10,

@@ -86,7 +86,7 @@ export async function processVideo(context: AppContext, video: VideoRow, signal?
 
 export const processVideoJob: JobDefinition<{ videoUuid: string }, AppContext> = {
   name: 'videos.process',
-  heartbeatSeconds: 30,
+  heartbeatSeconds: 10,
   payload: z.object({ videoUuid: z.string().uuid() }),
   retryLimit: 2,
   retryDelaySeconds: 15,

@@ -1,0 +1,1 @@
+ALTER TABLE "analysis_segments" ADD COLUMN "worker" text;
