@@ -22,6 +22,7 @@ import findMyWay from 'find-my-way';
 import type { AppContext } from './context.js';
 import { registerAuthentication } from './lib/authenticate.js';
 import { HttpError } from './lib/errors.js';
+import { registerNullCharacterGuard } from './lib/null-characters.js';
 import { registerProjectScope } from './lib/project-scope.js';
 import { apiModules } from './modules/index.js';
 import { APP_VERSION } from './version.js';
@@ -157,6 +158,7 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
   });
   registerAuthentication(app);
   registerProjectScope(app);
+  registerNullCharacterGuard(app);
 
   await app.register(
     async (api) => {
