@@ -11,17 +11,17 @@ let tables: string[] | undefined;
 /** Every row of every application table (pg-boss and the migrations live in other schemas), as one string. */
 export async function databaseSnapshot(db: Database): Promise<string> {
   if (!tables) {
-    const result: { rows: unknown[] } = await db.execute(
+    const result = (await db.execute(
       sql`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`,
-    );
+    )) as unknown as { rows: unknown[] };
     tables = (result.rows as { table_name: string }[]).map((row) => row.table_name).filter((t) => !COUNTERS.has(t));
   }
   const parts = tables.map(
     (table) => `'${table}', (SELECT coalesce(json_agg(x ORDER BY x::text), '[]'::json) FROM "${table}" x)`,
   );
-  const result: { rows: unknown[] } = await db.execute(
+  const result = (await db.execute(
     sql.raw(`SELECT json_build_object(${parts.join(', ')})::text AS snapshot`),
-  );
+  )) as unknown as { rows: unknown[] };
   return (result.rows as { snapshot: string }[])[0]!.snapshot;
 }
 
