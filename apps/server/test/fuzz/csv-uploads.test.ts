@@ -148,7 +148,7 @@ describe('fuzzed CSV uploads', () => {
           'import_timeseries',
         );
       }),
-      { seed: fuzzSeed, numRuns: fuzzRuns(25) },
+      { seed: fuzzSeed, numRuns: fuzzRuns(15) },
     );
   });
 
@@ -170,7 +170,7 @@ describe('fuzzed CSV uploads', () => {
           'annotation import',
         );
       }),
-      { seed: fuzzSeed, numRuns: fuzzRuns(25) },
+      { seed: fuzzSeed, numRuns: fuzzRuns(15) },
     );
   });
 });
