@@ -57,7 +57,7 @@ describe('fuzzed JSON bodies', () => {
   });
   // FUZZ_STATS=1 prints how often each operation answered what, by kind of body, and where the time went.
   const stats = new Map<string, number>();
-  const timing = { inject: 0, snapshot: 0 };
+  const timing = { setup: 0, inject: 0, snapshot: 0 };
   afterAll(async () => {
     if (process.env.FUZZ_STATS)
       console.log(JSON.stringify({ timing, answers: Object.fromEntries([...stats].sort()) }, null, 1));
@@ -70,6 +70,7 @@ describe('fuzzed JSON bodies', () => {
 
   for (const operation of operations) {
     it(`${operation.method} ${operation.path}`, async () => {
+      const setupStarted = performance.now();
       const fixture: Fixture = { projectUuid: '', subjectUuid: '' };
       let url = operation.path.replace('{id}', String(owner.id));
       if (operation.path.startsWith('/api/projects/{project_uuid}/')) {
@@ -109,6 +110,7 @@ describe('fuzzed JSON bodies', () => {
 
       let before = await databaseSnapshot(t.ctx.db);
       let filesBefore = filesSnapshot(t.dataDir);
+      timing.setup += performance.now() - setupStarted;
       await fc.assert(
         fc.asyncProperty(bodyArbitrary(operation.schema, known), async (body: FuzzBody) => {
           const started = performance.now();
