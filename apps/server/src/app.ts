@@ -21,7 +21,8 @@ import {
 import findMyWay from 'find-my-way';
 import type { AppContext } from './context.js';
 import { registerAuthentication } from './lib/authenticate.js';
-import { HttpError } from './lib/errors.js';
+import { DISK_FULL_MESSAGE, HttpError, isDiskFull } from './lib/errors.js';
+import { registerNullCharacterGuard } from './lib/null-characters.js';
 import { registerProjectScope } from './lib/project-scope.js';
 import { apiModules } from './modules/index.js';
 import { APP_VERSION } from './version.js';
@@ -96,6 +97,9 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    // Refused before its body was read (too large, disk full, broken multipart): close the connection, so the client
+    // stops sending the rest instead of streaming it into a socket nobody reads.
+    if (!request.raw.complete) reply.header('connection', 'close');
     if (error instanceof HttpError) {
       return reply
         .status(error.status)
@@ -108,6 +112,10 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error }, 'response did not match its schema');
       return reply.status(500).send({ errors: 'Internal server error.' });
+    }
+    if (isDiskFull(error)) {
+      request.log.error({ err: error }, 'disk full');
+      return reply.status(507).send({ errors: DISK_FULL_MESSAGE });
     }
     const status = error.statusCode ?? 500;
     if (status === 413 || error.code === 'FST_REQ_FILE_TOO_LARGE' || error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
@@ -157,6 +165,7 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
   });
   registerAuthentication(app);
   registerProjectScope(app);
+  registerNullCharacterGuard(app);
 
   await app.register(
     async (api) => {

@@ -78,4 +78,10 @@ export const accessMatrixVideoEndpoints: Endpoint[] = [
     prepare: withVideo,
     request: (f) => ({ method: 'GET', url: `${videoUrl(f)}stream/`, headers: { range: 'bytes=0-99' } }),
   },
+  {
+    name: 'HEAD video stream',
+    minimum: 'viewer',
+    prepare: withVideo,
+    request: (f) => ({ method: 'HEAD', url: `${videoUrl(f)}stream/` }),
+  },
 ];

@@ -66,6 +66,21 @@ export const refreshTokens = pgTable(
   (t) => [index('refresh_tokens_user_idx').on(t.userId)],
 );
 
+/**
+ * Attempt counters of the auth rate limits (log-in, reset and verification e-mails), shared by every server process.
+ * `key` is an HMAC of the limit's name and what it counts (an e-mail address, a client address): no address in clear.
+ */
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    key: text('key').primaryKey(),
+    windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    count: integer('count').notNull(),
+  },
+  (t) => [index('rate_limits_expires_idx').on(t.expiresAt)],
+);
+
 export const projectStatuses = ['active', 'draft', 'locked'] as const;
 export const projectPlans = ['pro', 'institutional'] as const;
 export const roles = ['owner', 'admin', 'member', 'viewer'] as const;

@@ -28,3 +28,17 @@ export const tooManyRequests = (retryAfterSeconds: number) =>
   new HttpError(429, `Too many attempts. Try again in ${retryAfterSeconds} seconds.`, {
     'retry-after': String(retryAfterSeconds),
   });
+
+/** What a client reads when the server's disk (DATA_DIR) is full. */
+export const DISK_FULL_MESSAGE =
+  'The server is out of disk space, so the file was not stored. Try again later, or tell the administrator.';
+export const insufficientStorage = () => new HttpError(507, DISK_FULL_MESSAGE);
+
+/** True when a file system call failed because the disk or the quota is full (ENOSPC, EDQUOT), on the error or its cause. */
+export function isDiskFull(error: unknown): boolean {
+  for (let at = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; at && depth < 5; depth++) {
+    if (at.code === 'ENOSPC' || at.code === 'EDQUOT') return true;
+    at = at.cause as typeof at;
+  }
+  return false;
+}

@@ -41,7 +41,15 @@ export class LocalStorage implements Storage {
     } catch (error) {
       // Another filesystem (EXDEV): copy, then remove the source.
       if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
-      await copyFile(localPath, target);
+      // Copy beside the target and rename, so a full disk (ENOSPC) never leaves half a file under the key.
+      const partial = `${target}.partial-${process.pid}-${Date.now()}`;
+      try {
+        await copyFile(localPath, partial);
+        await rename(partial, target);
+      } catch (copyError) {
+        await rm(partial, { force: true });
+        throw copyError;
+      }
       await unlink(localPath);
     }
     return { size: (await stat(target)).size };

@@ -1,3 +1,4 @@
+import type { Database } from '../../db/client.js';
 import { RateLimiter } from '../../lib/rate-limit.js';
 
 export interface AuthLimitOptions {
@@ -15,34 +16,41 @@ export const defaultAuthLimits: AuthLimitOptions = { perAccount: 10, perAddress:
 
 /** One pair of counters for a guarded action (log-in, sending a reset or verification e-mail). */
 class ActionLimit {
-  private readonly byAccount: RateLimiter;
-  private readonly byAddress: RateLimiter;
-
-  constructor(options: AuthLimitOptions) {
-    this.byAccount = new RateLimiter(options.perAccount, options.windowMs);
-    this.byAddress = new RateLimiter(options.perAddress, options.windowMs);
-  }
+  constructor(
+    private readonly limiter: RateLimiter,
+    private readonly name: 'login' | 'mail',
+    private readonly options: AuthLimitOptions,
+  ) {}
 
   /** Counts one attempt; throws 429 when the account or the address is over its limit. */
-  hit(email: string, address: string): void {
-    this.byAccount.hit(email.trim().toLowerCase());
-    this.byAddress.hit(address);
+  async hit(email: string, address: string): Promise<void> {
+    await this.limiter.hit(
+      { limit: `${this.name}:account`, key: normalise(email), max: this.options.perAccount },
+      { limit: `${this.name}:address`, key: address, max: this.options.perAddress },
+    );
   }
 
   /** A successful log-in clears the account's count (not the address's). */
-  resetAccount(email: string): void {
-    this.byAccount.reset(email.trim().toLowerCase());
+  async resetAccount(email: string): Promise<void> {
+    await this.limiter.reset(`${this.name}:account`, normalise(email));
   }
 }
 
-/** The auth plugin's limiters: created per app instance, so each test app (and each server) counts on its own. */
+const normalise = (email: string) => email.trim().toLowerCase();
+
+/**
+ * The auth plugin's limiters. Their counters live in the database (`rate_limits`), so every server process on the
+ * same database shares them; the options are per instance (tests give small ones).
+ */
 export class AuthLimits {
   readonly login: ActionLimit;
   readonly mail: ActionLimit;
+  readonly limiter: RateLimiter;
 
-  constructor(options: Partial<AuthLimitOptions> = {}) {
+  constructor(db: Database, secret: string, options: Partial<AuthLimitOptions> = {}) {
     const resolved = { ...defaultAuthLimits, ...options };
-    this.login = new ActionLimit(resolved);
-    this.mail = new ActionLimit(resolved);
+    this.limiter = new RateLimiter(db, secret, resolved.windowMs);
+    this.login = new ActionLimit(this.limiter, 'login', resolved);
+    this.mail = new ActionLimit(this.limiter, 'mail', resolved);
   }
 }

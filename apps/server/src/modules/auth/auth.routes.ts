@@ -45,7 +45,7 @@ const open = { tags, security: [] };
 export default async function authRoutes(fastify: FastifyInstance, options: AuthRoutesOptions = {}) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { ctx } = app;
-  const limits = new AuthLimits(options.limits);
+  const limits = new AuthLimits(ctx.db, ctx.config.jwtSecret, options.limits);
 
   app.post(
     '/auth/login/',
@@ -59,9 +59,9 @@ export default async function authRoutes(fastify: FastifyInstance, options: Auth
     },
     async (request) => {
       const { email, password } = request.body;
-      limits.login.hit(email, request.ip);
+      await limits.login.hit(email, request.ip);
       const { user, tokens } = await login(ctx, email, password);
-      limits.login.resetAccount(email);
+      await limits.login.resetAccount(email);
       return { ...tokens, user: await serializeUser(ctx, user) };
     },
   );
@@ -125,7 +125,7 @@ export default async function authRoutes(fastify: FastifyInstance, options: Auth
       },
     },
     async (request) => {
-      limits.mail.hit(request.body.email, request.ip);
+      await limits.mail.hit(request.body.email, request.ip);
       await resendVerification(ctx, request.body.email);
       return { detail: 'If an unverified account uses this address, a new verification e-mail is on its way.' };
     },
@@ -155,7 +155,7 @@ export default async function authRoutes(fastify: FastifyInstance, options: Auth
       },
     },
     async (request) => {
-      limits.mail.hit(request.body.email, request.ip);
+      await limits.mail.hit(request.body.email, request.ip);
       await requestPasswordReset(ctx, request.body.email);
       return { detail: 'If an account uses this address, a password reset e-mail has been sent.' };
     },

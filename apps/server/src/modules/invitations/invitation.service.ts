@@ -184,10 +184,14 @@ export async function updateInvitation(
   if (effectiveStatus(invitation) !== 'pending') {
     throw badRequest(`This invitation is ${effectiveStatus(invitation)} and can no longer be changed.`);
   }
-  await context.db
-    .update(invitations)
-    .set({ ...(changes.role ? { role: changes.role } : {}), ...(changes.status ? { status: changes.status } : {}) })
-    .where(eq(invitations.invitationUuid, invitation.invitationUuid));
+  const set = {
+    ...(changes.role ? { role: changes.role } : {}),
+    ...(changes.status ? { status: changes.status } : {}),
+  };
+  // An empty PATCH changes nothing and answers the invitation as it is.
+  if (Object.keys(set).length > 0) {
+    await context.db.update(invitations).set(set).where(eq(invitations.invitationUuid, invitation.invitationUuid));
+  }
   return getInvitation(context, projectUuid, invitationUuid);
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { videoStatuses } from '../../db/schema.js';
+import { NULL_CHARACTER_MESSAGE } from '../../lib/null-characters.js';
 
 export const videoListParams = z.object({ project_uuid: z.string(), subject_uuid: z.string() });
 export const videoParams = videoListParams.extend({ video_uuid: z.string() });
@@ -23,7 +24,13 @@ const videoName = z
 
 /** The text fields that may come with an upload (multipart fields or tus metadata). */
 export const uploadFieldsSchema = z.object({
-  name: z.string().trim().max(255, 'Must be at most 255 characters.').optional(),
+  // Multipart fields and tus metadata are not JSON bodies, so the app-wide NUL guard does not see them.
+  name: z
+    .string()
+    .trim()
+    .max(255, 'Must be at most 255 characters.')
+    .refine((value) => !value.includes('\u0000'), NULL_CHARACTER_MESSAGE)
+    .optional(),
   recorded_at: recordedAtSchema.optional(),
 });
 

@@ -7,7 +7,7 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { videos } from '../../db/schema.js';
 import { requireProjectRole } from '../../lib/access.js';
-import { fieldError, HttpError, unauthorized } from '../../lib/errors.js';
+import { DISK_FULL_MESSAGE, fieldError, HttpError, isDiskFull, unauthorized } from '../../lib/errors.js';
 import { getSubjectOrThrow } from '../subjects/subject.lookup.js';
 import { uploadFieldsSchema } from './video.schemas.js';
 import {
@@ -140,7 +140,20 @@ export default async function tusRoutes(app: FastifyInstance) {
         throw tusError(error);
       }
     },
-    onResponseError(_req, error) {
+    async onResponseError(req, error) {
+      // A full disk while the bytes arrive: the upload cannot finish, so it leaves nothing (no part, no row).
+      if (isDiskFull(error)) {
+        ctx.logger.error({ err: error }, 'disk full during a tus upload');
+        const id = new URL(req.url).pathname.split('/').filter(Boolean).pop() ?? '';
+        if (/^[0-9a-f-]{36}$/.test(id)) {
+          await removeTusParts(ctx, [id]).catch(() => {});
+          await ctx.db
+            .delete(videos)
+            .where(and(eq(videos.videoUuid, id), eq(videos.status, 'uploading')))
+            .catch(() => {});
+        }
+        return { status_code: 507, body: JSON.stringify({ errors: DISK_FULL_MESSAGE }) };
+      }
       // tus's own errors are plain text: answer in the API's error shape.
       if ('status_code' in error && !error.body.startsWith('{')) {
         const message =
