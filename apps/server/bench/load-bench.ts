@@ -56,7 +56,7 @@ export async function fixedLoad(url: string, token: string, connections = 50, se
     const out = await new Promise<string>((resolve, reject) => {
       const child = spawn(
         'wrk',
-        ['-t2', `-c${connections}`, `-d${seconds}s`, '--latency', '-H', `Authorization: Bearer ${token}`, url],
+        ['-t2', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '--latency', '-H', `Authorization: Bearer ${token}`, url],
         { stdio: ['ignore', 'pipe', 'inherit'] },
       );
       let text = '';
@@ -143,7 +143,9 @@ async function seedRuns(databaseUrl: string, projectUuid: string) {
       `insert into analyses (project_uuid, subject_uuid, video_uuid, kind, parameters, status, progress,
          software_version, summary, created_at, started_at, finished_at)
        select v.project_uuid, v.subject_uuid, v.video_uuid, 'movement_detection', '{"threshold": 25}'::jsonb,
-         'succeeded', 1, 'bench', '{"frames": 18000}'::jsonb, v.created_at + k * interval '1 second',
+         'succeeded', 1, 'bench',
+         '{"samples": 18000, "valid_samples": 18000, "duration_s": 600, "events": 12, "event_rate_per_min": 1.2,
+           "threshold": 25, "noise_top": 3, "freezing": null, "frames_per_second": 1400}'::jsonb, v.created_at + k * interval '1 second',
          v.created_at + k * interval '1 second', v.created_at + k * interval '1 second' + interval '10 seconds'
        from videos v, generate_series(1, 3) k where v.project_uuid = $1`,
       [projectUuid],

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
+import type { Database } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { subjects } from '../../db/schema.js';
 import { isUuid } from '../../lib/access.js';
@@ -29,32 +30,89 @@ function toResponse(row: SubjectRow & { videoCount: number }): SubjectResponse {
 
 const nameTaken = (name: string) => fieldError('name', `A subject named "${name}" already exists in this project.`);
 
-export async function listSubjects(context: AppContext, projectUuid: string, query: ListQuery, url: string) {
-  const { field, descending } = parseOrdering(query.ordering, SUBJECT_ORDERING, 'name');
-  const column = {
-    name: subjects.name,
-    group: subjects.group,
-    created_at: subjects.createdAt,
-    updated_at: subjects.updatedAt,
-    video_count: videoCount,
-  }[field];
-  const pattern = query.search ? likePattern(query.search) : undefined;
-  const where = and(
-    eq(subjects.projectUuid, projectUuid),
-    pattern
-      ? sql`(${subjects.name} ilike ${pattern} or ${subjects.group} ilike ${pattern} or ${subjects.notes} ilike ${pattern})`
-      : undefined,
-  );
-  const [total] = await context.db.select({ value: count() }).from(subjects).where(where);
-  const rows = await context.db
+type SubjectOrder = (typeof SUBJECT_ORDERING)[number];
+
+const orderColumns = {
+  name: subjects.name,
+  group: subjects.group,
+  created_at: subjects.createdAt,
+  updated_at: subjects.updatedAt,
+  video_count: videoCount,
+};
+
+/** A page of a project's subjects in one ordering: one statement, prepared once per database and ordering. */
+function pageQuery(db: Database, field: SubjectOrder, descending: boolean) {
+  const column = orderColumns[field];
+  return db
     .select({ subject: subjects, videoCount })
     .from(subjects)
-    .where(where)
+    .where(eq(subjects.projectUuid, sql.placeholder('projectUuid')))
     .orderBy(descending ? desc(column) : asc(column), asc(subjects.subjectUuid))
-    .limit(query.page_size)
-    .offset((query.page - 1) * query.page_size);
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'))
+    .prepare(`subjects_page_${field}_${descending ? 'desc' : 'asc'}`);
+}
+const pageQueries = new WeakMap<Database, Map<string, ReturnType<typeof pageQuery>>>();
+
+function preparedPage(db: Database, field: SubjectOrder, descending: boolean) {
+  let byOrder = pageQueries.get(db);
+  if (!byOrder) {
+    byOrder = new Map();
+    pageQueries.set(db, byOrder);
+  }
+  const key = `${field} ${descending}`;
+  let query = byOrder.get(key);
+  if (!query) {
+    query = pageQuery(db, field, descending);
+    byOrder.set(key, query);
+  }
+  return query;
+}
+
+/**
+ * A page of the project's subjects. Without a search the count is the project's maintained `subject_count` (exact:
+ * triggers keep it in step with every insert and delete), read with the project by the scope check, and the page is
+ * one prepared statement walking an index in the list's order. A search counts its matches.
+ */
+export async function listSubjects(
+  context: AppContext,
+  project: { projectUuid: string; subjectCount: number },
+  query: ListQuery,
+  url: string,
+) {
+  const { field, descending } = parseOrdering(query.ordering, SUBJECT_ORDERING, 'name');
+  const offset = (query.page - 1) * query.page_size;
+  let total: number;
+  let rows: { subject: SubjectRow; videoCount: number }[];
+  if (!query.search) {
+    total = project.subjectCount;
+    rows =
+      offset >= total
+        ? []
+        : await preparedPage(context.db, field, descending).execute({
+            projectUuid: project.projectUuid,
+            limit: query.page_size,
+            offset,
+          });
+  } else {
+    const column = orderColumns[field];
+    const pattern = likePattern(query.search);
+    const where = and(
+      eq(subjects.projectUuid, project.projectUuid),
+      sql`(${subjects.name} ilike ${pattern} or ${subjects.group} ilike ${pattern} or ${subjects.notes} ilike ${pattern})`,
+    );
+    const [counted] = await context.db.select({ value: count() }).from(subjects).where(where);
+    total = counted?.value ?? 0;
+    rows = await context.db
+      .select({ subject: subjects, videoCount })
+      .from(subjects)
+      .where(where)
+      .orderBy(descending ? desc(column) : asc(column), asc(subjects.subjectUuid))
+      .limit(query.page_size)
+      .offset(offset);
+  }
   const results = rows.map((row) => toResponse({ ...row.subject, videoCount: row.videoCount }));
-  return toPage(url, context.config.publicUrl, query, total?.value ?? 0, results);
+  return toPage(url, context.config.publicUrl, query, total, results);
 }
 
 export async function getSubject(context: AppContext, subjectUuid: string): Promise<SubjectResponse> {
