@@ -207,8 +207,10 @@ interface RunningServer {
 async function startServer(
   dataDir: string,
   env: Record<string, string> = {},
+  /** Another build of the server (the load rows' A/B against a baseline). */
+  mainJs = path.join(root, 'apps/server/dist/main.js'),
 ): Promise<RunningServer & { seconds: number }> {
-  const child: ChildProcess = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
+  const child: ChildProcess = spawn(process.execPath, [mainJs], {
     env: {
       ...process.env,
       PORT: String(port),

@@ -3,6 +3,7 @@
 // the dashboard, subjects and analysis-logs pages request, on PostgreSQL. wrk drives the fixed-URL rows when it is
 // installed (autocannon otherwise); the mixed load runs in its own Node process (bench/mixed-load.ts).
 import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 
@@ -13,6 +14,7 @@ export interface LoadHarness {
   startServer(
     dataDir: string,
     env?: Record<string, string>,
+    mainJs?: string,
   ): Promise<{ pid: number; seconds: number; stop(): Promise<void> }>;
   seed(dataDir: string, subjectCount?: number): Promise<{ access: string; subjectsUrl: string }>;
   postgresUrl(): Promise<{ url: string; drop(): Promise<void> } | undefined>;
@@ -27,6 +29,7 @@ export const LOAD_TARGETS = {
 
 export interface FixedLoad {
   tool: string;
+  requests: number;
   rps: number;
   p50: number;
   p99: number;
@@ -56,7 +59,17 @@ export async function fixedLoad(url: string, token: string, connections = 50, se
     const out = await new Promise<string>((resolve, reject) => {
       const child = spawn(
         'wrk',
-        ['-t2', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '--latency', '-H', `Authorization: Bearer ${token}`, url],
+        [
+          '-t2',
+          `-c${connections}`,
+          `-d${seconds}s`,
+          '--timeout',
+          '10s',
+          '--latency',
+          '-H',
+          `Authorization: Bearer ${token}`,
+          url,
+        ],
         { stdio: ['ignore', 'pipe', 'inherit'] },
       );
       let text = '';
@@ -76,7 +89,14 @@ export async function fixedLoad(url: string, token: string, connections = 50, se
       if (!match) throw new Error(`wrk printed no "${label}":\n${out}`);
       return match[1]!;
     };
-    return { tool: 'wrk', rps: Number(line('Requests/sec:')), p50: wrkMs(line('50%')), p99: wrkMs(line('99%')) };
+    const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? Number.NaN);
+    return {
+      tool: 'wrk',
+      requests,
+      rps: Number(line('Requests/sec:')),
+      p50: wrkMs(line('50%')),
+      p99: wrkMs(line('99%')),
+    };
   }
   const result = await autocannon({
     url,
@@ -86,7 +106,13 @@ export async function fixedLoad(url: string, token: string, connections = 50, se
   });
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return { tool: 'autocannon', rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+  return {
+    tool: 'autocannon',
+    requests: result.requests.total,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+  };
 }
 
 export interface MixedLoad {
@@ -156,56 +182,134 @@ async function seedRuns(databaseUrl: string, projectUuid: string) {
   }
 }
 
-/** The load rows: [measure, result] pairs. */
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** CPU time (user + system) a process has used, in ms. */
+function cpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+
+/** The PostgreSQL backends serving one database (same machine): their pids. */
+async function backendPids(databaseUrl: string): Promise<number[]> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>(
+      'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+    );
+    return rows.map((row) => row.pid);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * CPU spent per request while `run` runs: the server process, and (with a database URL) the PostgreSQL backends of
+ * its database. On a shared machine req/s and latency move with everyone else's load; CPU per request does not much.
+ */
+async function withCpu<T extends { requests: number }>(
+  serverPid: number,
+  databaseUrl: string | undefined,
+  run: () => Promise<T>,
+): Promise<T & { serverCpuMs: number; databaseCpuMs: number | null }> {
+  const pids = databaseUrl ? await backendPids(databaseUrl) : [];
+  const before = new Map([serverPid, ...pids].map((pid) => [pid, cpuMs(pid)]));
+  const result = await run();
+  const after = databaseUrl ? await backendPids(databaseUrl) : [];
+  const spent = (pid: number) => cpuMs(pid) - (before.get(pid) ?? 0);
+  const database = [...new Set([...pids, ...after])].reduce((sum, pid) => sum + spent(pid), 0);
+  return {
+    ...result,
+    serverCpuMs: spent(serverPid) / result.requests,
+    databaseCpuMs: databaseUrl ? database / result.requests : null,
+  };
+}
+
+const cpuText = (load: { serverCpuMs: number; databaseCpuMs: number | null }) =>
+  `CPU per request ${load.serverCpuMs.toFixed(2)} ms server${load.databaseCpuMs === null ? ' (database inside)' : ` + ${load.databaseCpuMs.toFixed(2)} ms PostgreSQL`}`;
+
+interface Build {
+  /** "" for the build under test, " (baseline)" for BENCH_BASELINE_MAIN. */
+  label: string;
+  mainJs?: string;
+}
+
+/**
+ * The load rows: [measure, result] pairs. With BENCH_BASELINE_MAIN (another build's dist/main.js, with its own
+ * migrations beside it) every measure runs on that build too, right before this one: a same-run A/B.
+ */
 export async function loadPhase(
   harness: LoadHarness,
   dataDirOf: (label: string) => string,
 ): Promise<[string, string][]> {
   const rows: [string, string][] = [];
-  const subjectsRow = (label: string, load: FixedLoad, target: string) => {
+  const builds: Build[] = [
+    ...(process.env.BENCH_BASELINE_MAIN ? [{ label: ' (baseline)', mainJs: process.env.BENCH_BASELINE_MAIN }] : []),
+    { label: '' },
+  ];
+  const subjectsRow = (label: string, load: FixedLoad & Parameters<typeof cpuText>[0], target: string) => {
     rows.push([
       `${label}: GET subjects list (1,000 subjects, page_size 50), 50 connections, 10 s (${load.tool}): requests/s, latency p50 / p99 (target ${target})`,
-      `${load.rps.toFixed(0)} req/s, ${load.p50.toFixed(1)} ms / ${load.p99.toFixed(1)} ms`,
+      `${load.rps.toFixed(0)} req/s, ${load.p50.toFixed(1)} ms / ${load.p99.toFixed(1)} ms; ${cpuText(load)}`,
     ]);
   };
 
-  const postgres = await harness.postgresUrl();
-  if (!postgres) {
-    harness.log('no PostgreSQL reachable: the PostgreSQL load rows are left out');
-  } else {
+  for (const build of builds) {
+    const postgres = await harness.postgresUrl();
+    if (!postgres) {
+      harness.log('no PostgreSQL reachable: the PostgreSQL load rows are left out');
+      break;
+    }
+    const label = `PostgreSQL${build.label}`;
     try {
-      const server = await harness.startServer(dataDirOf('pg'), { DATABASE_URL: postgres.url });
+      const dataDir = dataDirOf(`pg${builds.indexOf(build)}`);
+      const server = await harness.startServer(dataDir, { DATABASE_URL: postgres.url }, build.mainJs);
       try {
-        harness.log('PostgreSQL: creating 1,000 subjects...');
-        const { subjectsUrl } = await harness.seed(dataDirOf('pg'));
+        harness.log(`${label}: creating 1,000 subjects...`);
+        const { subjectsUrl } = await harness.seed(dataDir);
         const projectUuid = subjectsUrl.split('/')[3]!;
         await seedRuns(postgres.url, projectUuid);
         const url = `${harness.baseUrl}${subjectsUrl}?page_size=50&page=3`;
         // A first short run warms the connection pool, the JIT and the caches; the second is measured.
         await fixedLoad(url, await harness.login(), 50, 3);
-        const load = await fixedLoad(url, await harness.login());
-        subjectsRow('PostgreSQL', load, `≥ ${LOAD_TARGETS.postgresRps} req/s, p99 ≤ ${LOAD_TARGETS.postgresP99} ms`);
+        const token = await harness.login();
+        const load = await withCpu(server.pid, postgres.url, () => fixedLoad(url, token));
+        subjectsRow(label, load, `≥ ${LOAD_TARGETS.postgresRps} req/s, p99 ≤ ${LOAD_TARGETS.postgresP99} ms`);
+        if (!build.label) {
+          rows.push([
+            'PostgreSQL subjects list against its target',
+            verdict(load.rps >= LOAD_TARGETS.postgresRps && load.p99 <= LOAD_TARGETS.postgresP99),
+          ]);
+        }
+        harness.log(`${label}: mixed load of 200 virtual users...`);
+        const mixedToken = await harness.login();
+        const mixed = await withCpu(server.pid, postgres.url, () =>
+          mixedLoad({ baseUrl: harness.baseUrl, token: mixedToken, projectUuid, users: 200, seconds: 20 }),
+        );
         rows.push([
-          'PostgreSQL subjects list against its target',
-          verdict(load.rps >= LOAD_TARGETS.postgresRps && load.p99 <= LOAD_TARGETS.postgresP99),
-        ]);
-        harness.log('PostgreSQL: mixed load of 200 virtual users...');
-        const mixed = await mixedLoad({
-          baseUrl: harness.baseUrl,
-          token: await harness.login(),
-          projectUuid,
-          users: 200,
-          seconds: 20,
-        });
-        rows.push([
-          `PostgreSQL: mixed load, ${mixed.users} virtual users for ${mixed.seconds} s, each opening the dashboard, subjects or analysis-logs page (their API calls in parallel, as the web app makes them) then waiting 0.5–1.5 s (200 videos, 600 runs): page views, requests/s, latency p50 / p99 (target p99 ≤ ${LOAD_TARGETS.mixedP99} ms)`,
+          `${label}: mixed load, ${mixed.users} virtual users for ${mixed.seconds} s, each opening the dashboard, subjects or analysis-logs page (their API calls in parallel, as the web app makes them) then waiting 0.5–1.5 s (200 videos, 600 runs): page views, requests/s, latency p50 / p99 (target p99 ≤ ${LOAD_TARGETS.mixedP99} ms)`,
           `${mixed.pageViews} page views, ${mixed.rps.toFixed(0)} req/s, ${mixed.p50.toFixed(1)} ms / ${mixed.p99.toFixed(1)} ms (p99 by page: ${Object.entries(
             mixed.byPage,
           )
             .map(([page, figures]) => `${page} ${figures.p99.toFixed(1)} ms`)
-            .join(', ')})`,
+            .join(', ')}); ${cpuText(mixed)}`,
         ]);
-        rows.push(['PostgreSQL mixed load against its target', verdict(mixed.p99 <= LOAD_TARGETS.mixedP99)]);
+        if (!build.label) {
+          rows.push(['PostgreSQL mixed load against its target', verdict(mixed.p99 <= LOAD_TARGETS.mixedP99)]);
+        }
       } finally {
         await server.stop();
       }
@@ -214,17 +318,27 @@ export async function loadPhase(
     }
   }
 
-  const server = await harness.startServer(dataDirOf('embedded'));
-  try {
-    harness.log('Embedded: creating 1,000 subjects...');
-    const { subjectsUrl } = await harness.seed(dataDirOf('embedded'));
-    const url = `${harness.baseUrl}${subjectsUrl}?page_size=50&page=3`;
-    await fixedLoad(url, await harness.login(), 50, 3);
-    const load = await fixedLoad(url, await harness.login());
-    subjectsRow('Embedded', load, `p99 ≤ ${LOAD_TARGETS.embeddedP99} ms`);
-    rows.push(['Embedded subjects list against its target', verdict(load.p99 <= LOAD_TARGETS.embeddedP99)]);
-  } finally {
-    await server.stop();
+  for (const build of builds) {
+    const label = `Embedded${build.label}`;
+    const dataDir = dataDirOf(`embedded${builds.indexOf(build)}`);
+    const server = await harness.startServer(dataDir, {}, build.mainJs);
+    try {
+      harness.log(`${label}: creating 1,000 subjects...`);
+      const { subjectsUrl } = await harness.seed(dataDir);
+      // A running installation's planner statistics are current (db/planner-stats.ts refreshes them every 30 s):
+      // wait one interval after the bulk of inserts, as a lab's server would have long since.
+      await new Promise((r) => setTimeout(r, 31_000));
+      const url = `${harness.baseUrl}${subjectsUrl}?page_size=50&page=3`;
+      await fixedLoad(url, await harness.login(), 50, 3);
+      const token = await harness.login();
+      const load = await withCpu(server.pid, undefined, () => fixedLoad(url, token));
+      subjectsRow(label, load, `p99 ≤ ${LOAD_TARGETS.embeddedP99} ms`);
+      if (!build.label) {
+        rows.push(['Embedded subjects list against its target', verdict(load.p99 <= LOAD_TARGETS.embeddedP99)]);
+      }
+    } finally {
+      await server.stop();
+    }
   }
   return rows;
 }
