@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, createUser, type TestUser } from '../../../test/factories.js';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
-import { pendingFileDeletions, subjects, videos } from '../../db/schema.js';
+import { pendingFileDeletions, projects, subjects, videos } from '../../db/schema.js';
 
 describe('subjects', () => {
   let t: TestApp;
@@ -177,5 +177,48 @@ describe('subjects', () => {
     const project = await t.app.inject({ method: 'GET', url: `/api/projects/${projectUuid}/`, headers: owner.headers });
     const list = await t.app.inject({ method: 'GET', url: `${base}?page_size=1`, headers: owner.headers });
     expect(project.json().counts.subjects).toBe(list.json().count);
+  });
+
+  it('keeps the list’s maintained count exact through every kind of insert and delete', async () => {
+    const other = (await post(owner, '/api/projects/', { name: 'Counted' })).json().project_uuid as string;
+    const url = `/api/projects/${other}/subjects/`;
+    const ids: string[] = [];
+    for (let i = 1; i <= 7; i++) ids.push((await post(owner, url, { name: `C${i}` })).json().subject_uuid);
+    expect((await post(owner, url, { name: 'c1' })).statusCode).toBe(400);
+    // Written past the service too (the triggers count what the table holds, however it got there).
+    await t.ctx.db.insert(subjects).values([
+      { projectUuid: other, name: 'Direct1' },
+      { projectUuid: other, name: 'Direct2' },
+    ]);
+    expect((await t.app.inject({ method: 'DELETE', url: `${url}${ids[0]}/`, headers: owner.headers })).statusCode).toBe(
+      204,
+    );
+    expect((await post(owner, `${url}bulk-delete/`, { subject_uuids: [ids[1], ids[2]] })).statusCode).toBe(204);
+    const list = async (query: string) =>
+      (await t.app.inject({ method: 'GET', url: `${url}${query}`, headers: viewer.headers })).json();
+    // The viewer is not a member of this project yet.
+    expect((await t.app.inject({ method: 'GET', url, headers: viewer.headers })).statusCode).toBe(404);
+    await addMember(t.ctx, other, viewer.id, 'viewer');
+    const rows = await t.ctx.db.select().from(subjects).where(eq(subjects.projectUuid, other));
+    expect(rows).toHaveLength(6);
+    const first = await list('?page_size=4');
+    expect(first.count).toBe(6);
+    expect(first.results.map((s: { name: string }) => s.name)).toEqual(['C4', 'C5', 'C6', 'C7']);
+    expect(first.next).toContain('page=2');
+    const second = await list('?page_size=4&page=2');
+    expect(second).toMatchObject({ count: 6, next: null });
+    expect(second.results.map((s: { name: string }) => s.name)).toEqual(['Direct1', 'Direct2']);
+    const beyond = await list('?page_size=4&page=5');
+    expect(beyond).toMatchObject({ count: 6, results: [] });
+    expect((await list('?search=direct')).count).toBe(2);
+    // The first project's count did not move with the second's.
+    const [mine] = await t.ctx.db.select().from(projects).where(eq(projects.projectUuid, projectUuid));
+    const mineRows = await t.ctx.db.select().from(subjects).where(eq(subjects.projectUuid, projectUuid));
+    expect(mine!.subjectCount).toBe(mineRows.length);
+    // Deleting the project cascades to its subjects without tripping the triggers.
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: `/api/projects/${other}/`, headers: owner.headers })).statusCode,
+    ).toBe(204);
+    expect(await t.ctx.db.select().from(subjects).where(eq(subjects.projectUuid, other))).toHaveLength(0);
   });
 });
