@@ -40,17 +40,52 @@ const orderColumns = {
   video_count: videoCount,
 };
 
-/** A page of a project's subjects in one ordering: one statement, prepared once per database and ordering. */
+const pageKeys = { name: 'name', group: 'group', created_at: 'createdAt', updated_at: 'updatedAt' } as const;
+
+/**
+ * A page of a project's subjects in one ordering: one statement, prepared once per database and ordering. The page's
+ * rows are chosen first (an index walk in the list's order) and only they get their video count: counting in the
+ * same select would count for every row the offset skips too.
+ */
 function pageQuery(db: Database, field: SubjectOrder, descending: boolean) {
-  const column = orderColumns[field];
-  return db
-    .select({ subject: subjects, videoCount })
+  const direction = descending ? desc : asc;
+  const name = `subjects_page_${field}_${descending ? 'desc' : 'asc'}`;
+  if (field === 'video_count') {
+    // Ordered by the count itself: every subject of the project needs it.
+    return db
+      .select({ subject: subjects, videoCount })
+      .from(subjects)
+      .where(eq(subjects.projectUuid, sql.placeholder('projectUuid')))
+      .orderBy(direction(videoCount), asc(subjects.subjectUuid))
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare(name);
+  }
+  const page = db
+    .select()
     .from(subjects)
     .where(eq(subjects.projectUuid, sql.placeholder('projectUuid')))
-    .orderBy(descending ? desc(column) : asc(column), asc(subjects.subjectUuid))
+    .orderBy(direction(orderColumns[field]), asc(subjects.subjectUuid))
     .limit(sql.placeholder('limit'))
     .offset(sql.placeholder('offset'))
-    .prepare(`subjects_page_${field}_${descending ? 'desc' : 'asc'}`);
+    .as('page');
+  return db
+    .select({
+      subject: {
+        subjectUuid: page.subjectUuid,
+        projectUuid: page.projectUuid,
+        name: page.name,
+        group: page.group,
+        notes: page.notes,
+        metadata: page.metadata,
+        createdAt: page.createdAt,
+        updatedAt: page.updatedAt,
+      },
+      videoCount: sql<number>`(select count(*)::int from "videos" where "videos"."subject_uuid" = ${page.subjectUuid})`,
+    })
+    .from(page)
+    .orderBy(direction(page[pageKeys[field]]), asc(page.subjectUuid))
+    .prepare(name);
 }
 const pageQueries = new WeakMap<Database, Map<string, ReturnType<typeof pageQuery>>>();
 
