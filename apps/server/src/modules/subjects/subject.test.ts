@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, createUser, type TestUser } from '../../../test/factories.js';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
-import { pendingFileDeletions, projects, subjects, videos } from '../../db/schema.js';
+import { pendingFileDeletions, projects, subjects, users, videos } from '../../db/schema.js';
 
 describe('subjects', () => {
   let t: TestApp;
@@ -220,5 +220,33 @@ describe('subjects', () => {
       (await t.app.inject({ method: 'DELETE', url: `/api/projects/${other}/`, headers: owner.headers })).statusCode,
     ).toBe(204);
     expect(await t.ctx.db.select().from(subjects).where(eq(subjects.projectUuid, other))).toHaveLength(0);
+  });
+
+  it('checks the token’s user, membership and project in one step, in the same order as before', async () => {
+    const member = await createUser(t.ctx);
+    await addMember(t.ctx, projectUuid, member.id, 'member');
+    const get = (user: TestUser, url = base) => t.app.inject({ method: 'GET', url, headers: user.headers });
+    expect((await get(member)).statusCode).toBe(200);
+    // A malformed project id is a 404 for a valid user…
+    expect((await get(member, '/api/projects/not-a-uuid/subjects/')).statusCode).toBe(404);
+    // …but the token's user is checked first: a password changed after the token was issued ends it, here too.
+    await t.ctx.db
+      .update(users)
+      .set({ passwordChangedAt: new Date(Date.now() + 2000) })
+      .where(eq(users.id, member.id));
+    const outdated = await get(member);
+    expect(outdated.statusCode).toBe(401);
+    expect(outdated.json()).toEqual({ errors: 'Given token not valid for any token type' });
+    expect((await get(member, '/api/projects/not-a-uuid/subjects/')).statusCode).toBe(401);
+    // A removed user's token (still cached as verified) finds no user.
+    const gone = await createUser(t.ctx);
+    await addMember(t.ctx, projectUuid, gone.id, 'viewer');
+    expect((await get(gone)).statusCode).toBe(200);
+    await t.ctx.db.delete(users).where(eq(users.id, gone.id));
+    const missing = await get(gone);
+    expect(missing.statusCode).toBe(401);
+    expect(missing.json()).toEqual({ errors: 'User not found.' });
+    // A viewer is refused a change with 403, after the membership is found.
+    expect((await post(viewer, base, { name: 'Nope' })).statusCode).toBe(403);
   });
 });
