@@ -21,11 +21,13 @@ import { agreementPhase } from './agreement-bench.js';
 import { analysisPhase } from './analysis-bench.js';
 import { annotatorBench } from './annotator-bench.js';
 import { chartBench } from './chart-bench.js';
+import { loadPhase as listLoadPhase } from './load-bench.js';
 import { quickScorePhase } from './quick-score-bench.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const cacheDir = path.join(root, 'apps/server/.tmp/bench');
-const port = 8400 + Math.floor(Math.random() * 500);
+// BENCH_PORT pins the port (parallel benches on one machine keep to their own ranges).
+const port = Number(process.env.BENCH_PORT) || 8400 + Math.floor(Math.random() * 500);
 const base = `http://127.0.0.1:${port}`;
 const MB = 1024 * 1024;
 const rows: [string, string][] = [];
@@ -205,8 +207,10 @@ interface RunningServer {
 async function startServer(
   dataDir: string,
   env: Record<string, string> = {},
+  /** Another build of the server (the load rows' A/B against a baseline). */
+  mainJs = path.join(root, 'apps/server/dist/main.js'),
 ): Promise<RunningServer & { seconds: number }> {
-  const child: ChildProcess = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
+  const child: ChildProcess = spawn(process.execPath, [mainJs], {
     env: {
       ...process.env,
       PORT: String(port),
@@ -230,7 +234,8 @@ async function startServer(
     )
       break;
     if (child.exitCode !== null) throw new Error('server exited during start');
-    if (performance.now() - started > 60_000) throw new Error('server did not become healthy in 60 s');
+    // A fresh embedded database takes ~17 s to migrate on an idle machine; a shared one can take several times that.
+    if (performance.now() - started > 180_000) throw new Error('server did not become healthy in 180 s');
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
@@ -283,12 +288,7 @@ async function loadPhase(label: string, dataDir: string, env: Record<string, str
     const { access, subjectsUrl } = await seed(dataDir);
     log(`${label}: load on GET /api/auth/user/ ...`);
     await load(`${label}: GET /api/auth/user/`, '/api/auth/user/', access);
-    log(`${label}: load on the subjects list ...`);
-    await load(
-      `${label}: GET subjects list (1,000 subjects, page_size 50)`,
-      `${subjectsUrl}?page_size=50&page=3`,
-      access,
-    );
+    // The subjects list under load has its own section (load-bench.ts).
     return { access, subjectsUrl };
   } finally {
     await server.stop();
@@ -381,6 +381,39 @@ async function seededPhaseOnly(phase: typeof analysisPhase) {
   }
 }
 const analysisOnly = () => seededPhaseOnly(analysisPhase);
+
+/** The lists under load, on PostgreSQL and embedded; returns its rows (they go to their own section of the file). */
+async function listLoad(): Promise<[string, string][]> {
+  const dirs = new Map<string, string>();
+  const dataDirOf = (label: string) => {
+    if (!dirs.has(label)) dirs.set(label, path.join(os.tmpdir(), `bench-load-${label}-${Date.now()}`));
+    return dirs.get(label)!;
+  };
+  try {
+    return await listLoadPhase({ ...harness, seed, postgresUrl }, dataDirOf);
+  } finally {
+    for (const dir of dirs.values()) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const LOAD_HEADING = '## Load';
+
+/** docs/benchmarks.md's load section: replaced in place, or added at the end. */
+function writeLoadSection(loadRows: [string, string][]) {
+  const file = path.join(root, 'docs/benchmarks.md');
+  const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
+  const section = `${LOAD_HEADING}\n\nWritten by \`npm run bench -- --only=load\` (and by the full run) on ${new Date().toISOString().slice(0, 10)}: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, 1-min load average at the start ${os.loadavg()[0]!.toFixed(2)}. Server, database and load generator share the machine. The subjects list is page 3 of 50 rows, ordered by name, with its exact count; each run follows a 3 s warm-up. The mixed load's virtual users run in their own Node process. CPU per request is the server process's user + system time (and the PostgreSQL backends' of its database) over the measured run, divided by its requests: on a shared machine it moves far less than req/s and latency.${process.env.BENCH_BASELINE_MAIN ? ' Rows marked (baseline) ran another build (BENCH_BASELINE_MAIN) just before this one, in the same run.' : ''}\n\n${markdownTable(loadRows)}\n`;
+  const start = current.indexOf(`${LOAD_HEADING}\n`);
+  const next = start < 0 ? -1 : current.indexOf('\n## ', start + LOAD_HEADING.length);
+  const updated =
+    start < 0
+      ? `${current.trimEnd()}\n\n${section}`
+      : `${current.slice(0, start)}${section}${next < 0 ? '' : current.slice(next + 1)}`;
+  writeFileSync(file, updated);
+}
+
+const markdownTable = (tableRows: [string, string][]) =>
+  ['| Measure | Result |', '|---|---|', ...tableRows.map(([name, value]) => `| ${name} | ${value} |`)].join('\n');
 const agreementOnly = () => seededPhaseOnly(agreementPhase);
 
 /** `--only=quick-score`: Quick Score's rows alone, on a fresh server. */
@@ -410,6 +443,11 @@ async function main() {
       analysis: analysisOnly,
       agreement: agreementOnly,
       'quick-score': quickScoreOnly,
+      load: async () => {
+        const loadRows = await listLoad();
+        rows.push(...loadRows);
+        writeLoadSection(loadRows);
+      },
     };
     const part = parts[only];
     if (!part) throw new Error(`unknown --only=${only}: parts that run alone are ${Object.keys(parts).join(', ')}`);
@@ -444,6 +482,7 @@ async function main() {
   rows.push(['Web app: initial JS, gzipped', initialJsGzipKb()]);
   rows.push(...(await chartBench({ log })));
   rows.push(...(await annotatorBench({ log })));
+  const loadRows = await listLoad();
 
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   const table = ['| Measure | Result |', '|---|---|', ...rows.map(([name, value]) => `| ${name} | ${value} |`)].join(
@@ -451,7 +490,8 @@ async function main() {
   );
   const doc = `# Benchmarks\n\nWritten by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${os.cpus().length} × ${cpu}, ${(os.totalmem() / 1024 ** 3).toFixed(0)} GiB, Node ${process.version}. Server and load generator share the machine. "Embedded" is \`npm start\`'s shape (PGlite in DATA_DIR, local disk); "PostgreSQL" is the same server with DATABASE_URL set. Uploads are measured on a restarted server (an existing database), and peak RSS is reset just before each upload. The analysis rows run on the embedded server restarted with ANALYSIS_WORKERS=1, then 2 (segments of 300 s, so this video is 2 segments); server peak RSS is reset just before each run, and the ffmpeg decoders are separate processes, sampled every 100 ms. The machine may be shared with other work: the load average at the start of the analysis phase is in its first row.\n\nPGlite runs each query inside the server process, one at a time, at about 2 ms a query on this machine: fine for a lab, and the reason a busy installation should set DATABASE_URL.\n\n${table}\n`;
   writeFileSync(path.join(root, 'docs/benchmarks.md'), doc);
-  console.log(table);
+  writeLoadSection(loadRows);
+  console.log(`${table}\n\n${markdownTable(loadRows)}`);
 }
 
 main().catch((error) => {

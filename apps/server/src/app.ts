@@ -15,7 +15,6 @@ import {
   hasZodFastifySchemaValidationErrors,
   isResponseSerializationError,
   jsonSchemaTransform,
-  serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import findMyWay from 'find-my-way';
@@ -24,6 +23,7 @@ import { registerAuthentication } from './lib/authenticate.js';
 import { DISK_FULL_MESSAGE, HttpError, isDiskFull } from './lib/errors.js';
 import { registerNullCharacterGuard } from './lib/null-characters.js';
 import { registerProjectScope } from './lib/project-scope.js';
+import { responseSerializerCompiler } from './lib/response-serializer.js';
 import { apiModules } from './modules/index.js';
 import { APP_VERSION } from './version.js';
 
@@ -65,7 +65,7 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler);
   app.decorate('ctx', context);
   // The API speaks JSON and multipart; a text/plain body is an unsupported media type, not a malformed field.
   app.removeContentTypeParser('text/plain');

@@ -42,6 +42,9 @@ export async function createContext(
     options.database ??
     (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, 'db') }));
   await database.migrate();
+  if (!options.database) {
+    database.keepPlannerStatistics((error) => logger.warn({ err: error }, 'could not refresh planner statistics'));
+  }
   // The S3, SMTP and Stripe adapters (and their SDKs) load only when configured: tens of MB a lab never needs.
   const storage: Storage = config.s3
     ? new (await import('./adapters/storage/s3-storage.js')).S3Storage({

@@ -9,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { keepPlannerStatistics } from './planner-stats.js';
 import * as schema from './schema.js';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -22,6 +23,11 @@ export interface DatabaseHandle {
   /** Set for PostgreSQL: pg-boss opens its own small pool on the same database. */
   connectionString?: string;
   migrate(): Promise<void>;
+  /**
+   * Keeps the planner's statistics current until close (embedded only: PostgreSQL's autovacuum does it there).
+   * The server calls it; tests that open many short-lived databases do not.
+   */
+  keepPlannerStatistics(onError: (error: unknown) => void): void;
   close(): Promise<void>;
 }
 
@@ -88,6 +94,7 @@ export async function openDatabase(options: {
           client.release();
         }
       },
+      keepPlannerStatistics() {},
       close: () => pool.end(),
     };
   }
@@ -106,6 +113,7 @@ export async function openDatabase(options: {
     throw error;
   }
   const db = drizzlePglite(pglite, { schema }) as unknown as Database;
+  let stopStatistics = async () => {};
   return {
     db,
     kind: 'pglite',
@@ -113,7 +121,11 @@ export async function openDatabase(options: {
     async migrate() {
       await migratePglite(drizzlePglite(pglite, { schema }), { migrationsFolder: migrationsFolder() });
     },
+    keepPlannerStatistics(onError) {
+      stopStatistics = keepPlannerStatistics(pglite, onError);
+    },
     async close() {
+      await stopStatistics();
       await pglite.close();
       release();
     },

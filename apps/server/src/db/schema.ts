@@ -104,6 +104,11 @@ export const projects = pgTable(
     logoKey: text('logo_key'),
     status: text('status', { enum: projectStatuses }).notNull().default('active'),
     plan: text('plan', { enum: projectPlans }).notNull().default('pro'),
+    /**
+     * How many subjects the project has, kept exact by a trigger on subjects (migration 0013): the subjects list's
+     * count without counting them on every page.
+     */
+    subjectCount: integer('subject_count').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

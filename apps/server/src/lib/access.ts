@@ -1,7 +1,8 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
-import { memberships, projects, type Role } from '../db/schema.js';
-import { forbidden, notFound } from './errors.js';
+import type { Database } from '../db/client.js';
+import { memberships, projects, type Role, users } from '../db/schema.js';
+import { forbidden, notFound, unauthorized } from './errors.js';
 
 const rank: Record<Role, number> = { viewer: 0, member: 1, admin: 2, owner: 3 };
 
@@ -63,8 +64,68 @@ export async function requireProjectRole(
     .innerJoin(memberships, and(eq(memberships.projectUuid, projects.projectUuid), eq(memberships.userId, userId)))
     .where(eq(projects.projectUuid, projectUuid))
     .limit(1);
-  if (!row) throw notFound();
+  return authorize(context, row, minimum, work);
+}
+
+function authorize(
+  context: AppContext,
+  row: { project: ProjectRow | null; role: Role | null } | undefined,
+  minimum: Role,
+  work: ProjectWork,
+): { project: ProjectRow; role: Role } {
+  if (!row?.project || !row.role) throw notFound();
   if (!roleAtLeast(row.role, minimum)) throw forbidden(roleMessage(minimum));
   assertProjectAllows(context, row.project, work);
   return { project: row.project, role: row.role };
+}
+
+type UserRow = typeof users.$inferSelect;
+
+/** The user with their membership and project, in one statement (prepared once per database). */
+function memberQuery(db: Database) {
+  return db
+    .select({ user: users, project: projects, role: memberships.role })
+    .from(users)
+    .leftJoin(
+      memberships,
+      and(eq(memberships.userId, users.id), eq(memberships.projectUuid, sql.placeholder('projectUuid'))),
+    )
+    .leftJoin(projects, eq(projects.projectUuid, memberships.projectUuid))
+    .where(eq(users.id, sql.placeholder('userId')))
+    .limit(1)
+    .prepare('project_member');
+}
+const memberQueries = new WeakMap<Database, ReturnType<typeof memberQuery>>();
+
+/**
+ * `app.authenticate` and `requireProjectRole` in one round trip, for the project-scoped routes: the token's user
+ * (401 when it is gone or changed its password after the token was issued), their role in the project and the
+ * project (404 for non-members), then the same role and project-state checks.
+ */
+export async function requireUserAndProjectRole(
+  context: AppContext,
+  claims: { sub: string; iat: number },
+  projectUuid: string,
+  minimum: Role,
+  work: ProjectWork,
+): Promise<{ user: UserRow; project: ProjectRow; role: Role }> {
+  let query = memberQueries.get(context.db);
+  if (!query) {
+    query = memberQuery(context.db);
+    memberQueries.set(context.db, query);
+  }
+  // A malformed project id is a 404, after the user's own check: look the user up with no project.
+  const [row] = await query.execute({
+    userId: Number(claims.sub),
+    projectUuid: isUuid(projectUuid) ? projectUuid : '00000000-0000-0000-0000-000000000000',
+  });
+  if (!row) throw unauthorized('User not found.');
+  if (!tokenStillValid(row.user, claims)) throw unauthorized('Given token not valid for any token type');
+  const { project, role } = authorize(context, isUuid(projectUuid) ? row : undefined, minimum, work);
+  return { user: row.user, project, role };
+}
+
+/** A token issued before the user's last password change no longer counts. */
+export function tokenStillValid(user: Pick<UserRow, 'passwordChangedAt'>, claims: { iat: number }): boolean {
+  return !user.passwordChangedAt || claims.iat >= Math.floor(user.passwordChangedAt.getTime() / 1000);
 }

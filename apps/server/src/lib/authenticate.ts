@@ -1,7 +1,9 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { users } from '../db/schema.js';
+import { tokenStillValid } from './access.js';
 import { unauthorized } from './errors.js';
+import type { TokenClaims } from './tokens.js';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -15,24 +17,27 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 
 /**
  * `onRequest: app.authenticate` makes a route require a valid access token and sets `request.user`.
- * A token issued before the last password change no longer counts.
+ * A token issued before the last password change no longer counts. On a project-scoped route (`config.access`) the
+ * user is read by the project-scope hook together with their membership and the project, in one query: this hook
+ * then only checks the token and leaves its claims in `request.accessClaims`.
  */
 export function registerAuthentication(app: FastifyInstance) {
   app.decorateRequest('user', null);
+  app.decorateRequest('accessClaims', null);
   app.decorate('authenticate', async (request: FastifyRequest) => {
     const token = bearerToken(request);
     if (!token) throw unauthorized();
     const claims = await app.ctx.tokens.verify(token, 'access');
     if (!claims) throw unauthorized('Given token not valid for any token type');
+    request.accessClaims = claims;
+    if (request.routeOptions.config.access !== undefined) return;
     const [user] = await app.ctx.db
       .select()
       .from(users)
       .where(eq(users.id, Number(claims.sub)))
       .limit(1);
     if (!user) throw unauthorized('User not found.');
-    if (user.passwordChangedAt && claims.iat < Math.floor(user.passwordChangedAt.getTime() / 1000)) {
-      throw unauthorized('Given token not valid for any token type');
-    }
+    if (!tokenStillValid(user, claims)) throw unauthorized('Given token not valid for any token type');
     request.user = user;
   });
 }
@@ -49,5 +54,7 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     user: UserRow | null;
+    /** The verified access token's claims, set by `app.authenticate`. */
+    accessClaims: TokenClaims | null;
   }
 }

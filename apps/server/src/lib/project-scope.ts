@@ -10,7 +10,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Role } from '../db/schema.js';
 import { getSubjectOrThrow, type SubjectRow } from '../modules/subjects/subject.lookup.js';
 import { getVideoOrThrow, type VideoRow } from '../modules/videos/video.lookup.js';
-import { type ProjectRow, type ProjectWork, requireProjectRole } from './access.js';
+import { type ProjectRow, type ProjectWork, requireProjectRole, requireUserAndProjectRole } from './access.js';
 import type { UserRow } from './authenticate.js';
 import { unauthorized } from './errors.js';
 
@@ -43,14 +43,29 @@ export function registerProjectScope(app: FastifyInstance) {
   app.addHook('preValidation', async (request) => {
     const minimum = request.routeOptions.config.access;
     if (!minimum) return;
-    const user = request.user;
-    if (!user) throw unauthorized();
     const params = request.params as ScopeParams;
     if (params.project_uuid === undefined) throw new Error(`${request.routeOptions.url} has access but no project`);
     // A read unless the method changes something; routes say when they process (uploads, analyses) or renew.
     const work: ProjectWork =
       request.routeOptions.config.work ?? (request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'change');
-    const { project, role } = await requireProjectRole(app.ctx, user.id, params.project_uuid, minimum, work);
+    let user = request.user;
+    let resolved: { project: ProjectRow; role: Role };
+    if (user) {
+      resolved = await requireProjectRole(app.ctx, user.id, params.project_uuid, minimum, work);
+    } else if (request.accessClaims) {
+      // app.authenticate left the user to this hook: user, membership and project in one query.
+      ({ user, ...resolved } = await requireUserAndProjectRole(
+        app.ctx,
+        request.accessClaims,
+        params.project_uuid,
+        minimum,
+        work,
+      ));
+      request.user = user;
+    } else {
+      throw unauthorized();
+    }
+    const { project, role } = resolved;
     const subject =
       params.subject_uuid === undefined
         ? null

@@ -18,9 +18,19 @@ export interface TokenClaims {
   exp: number;
 }
 
-/** Signs and verifies every token the server hands out (HS256 with JWT_SECRET). */
+/** How long a verified token's claims are reused without checking its signature again (never past its expiry). */
+export const VERIFIED_TOKEN_CACHE_MS = 60_000;
+const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
+
+/**
+ * Signs and verifies every token the server hands out (HS256 with JWT_SECRET). Verified tokens are remembered for up
+ * to a minute (and never past their expiry): a token's claims cannot change, and checking an HMAC signature through
+ * WebCrypto was the largest single cost of an authenticated request under load. Whether the token's user still
+ * exists and changed no password since is checked on every request, against the database.
+ */
 export class TokenService {
   private readonly key: Uint8Array;
+  private readonly verified = new Map<string, { claims: TokenClaims; until: number }>();
 
   constructor(secret: string) {
     this.key = new TextEncoder().encode(secret);
@@ -76,13 +86,35 @@ export class TokenService {
 
   /** Returns the claims when the token is valid and of the expected type, else null. */
   async verify(token: string, typ: TokenType): Promise<TokenClaims | null> {
+    const now = Date.now();
+    const cached = this.verified.get(token);
+    if (cached) {
+      // jose's rule: a token is expired once its `exp` (whole seconds) is not after the current whole second.
+      if (now < cached.until && cached.claims.exp > Math.floor(now / 1000)) {
+        return cached.claims.typ === typ ? cached.claims : null;
+      }
+      this.verified.delete(token);
+    }
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
-      if (payload.typ !== typ || typeof payload.sub !== 'string') return null;
-      return payload as unknown as TokenClaims;
+      if (typeof payload.sub !== 'string' || typeof payload.exp !== 'number') return null;
+      const claims = payload as unknown as TokenClaims;
+      this.remember(token, claims, now);
+      return claims.typ === typ ? claims : null;
     } catch (error) {
       if (error instanceof joseErrors.JOSEError) return null;
       throw error;
     }
+  }
+
+  private remember(token: string, claims: TokenClaims, now: number) {
+    if (this.verified.size >= VERIFIED_TOKEN_CACHE_SIZE) {
+      // Oldest first (a Map keeps insertion order); expired entries go too.
+      for (const [key, entry] of this.verified) {
+        if (this.verified.size < VERIFIED_TOKEN_CACHE_SIZE && entry.until > now) break;
+        this.verified.delete(key);
+      }
+    }
+    this.verified.set(token, { claims, until: Math.min(now + VERIFIED_TOKEN_CACHE_MS, claims.exp * 1000) });
   }
 }

@@ -22,7 +22,8 @@ import { PROJECT_ORDERING, type ProjectResponse } from './project.schemas.js';
 
 // Per-project figures as correlated subqueries: each is an index lookup, and a page has at most 500 rows.
 // Table names are spelled out so the correlation never depends on how Drizzle qualifies the outer columns.
-const subjectCount = sql<number>`(select count(*)::int from "subjects" where "subjects"."project_uuid" = "projects"."project_uuid")`;
+// The subject count is maintained on the project row by triggers (migration 0013).
+const subjectCount = projects.subjectCount;
 const videoCount = sql<number>`(select count(*)::int from "videos" where "videos"."project_uuid" = "projects"."project_uuid")`;
 const analysisCount = sql<number>`(select count(*)::int from "analyses" where "analyses"."project_uuid" = "projects"."project_uuid")`;
 const storageBytes = sql<number>`(select coalesce(sum("videos"."size_bytes" + "videos"."derived_bytes"), 0)::float8 from "videos" where "videos"."project_uuid" = "projects"."project_uuid")`;

@@ -34,8 +34,7 @@ export default async function subjectRoutes(app: FastifyInstance) {
         response: { 200: pageSchema(subjectSchema), ...projectErrorResponses },
       },
     },
-    async (request) =>
-      service.listSubjects(app.ctx, projectScope(request).project.projectUuid, request.query, request.url),
+    async (request) => service.listSubjects(app.ctx, projectScope(request).project, request.query, request.url),
   );
 
   api.post(

@@ -31,32 +31,124 @@ function toResponse(row: SubjectRow & { videoCount: number }): SubjectResponse {
 
 const nameTaken = (name: string) => fieldError('name', `A subject named "${name}" already exists in this project.`);
 
-export async function listSubjects(context: AppContext, projectUuid: string, query: ListQuery, url: string) {
-  const { field, descending } = parseOrdering(query.ordering, SUBJECT_ORDERING, 'name');
-  const column = {
-    name: subjects.name,
-    group: subjects.group,
-    created_at: subjects.createdAt,
-    updated_at: subjects.updatedAt,
-    video_count: videoCount,
-  }[field];
-  const pattern = query.search ? likePattern(query.search) : undefined;
-  const where = and(
-    eq(subjects.projectUuid, projectUuid),
-    pattern
-      ? sql`(${subjects.name} ilike ${pattern} or ${subjects.group} ilike ${pattern} or ${subjects.notes} ilike ${pattern})`
-      : undefined,
-  );
-  const [total] = await context.db.select({ value: count() }).from(subjects).where(where);
-  const rows = await context.db
-    .select({ subject: subjects, videoCount })
+type SubjectOrder = (typeof SUBJECT_ORDERING)[number];
+
+const orderColumns = {
+  name: subjects.name,
+  group: subjects.group,
+  created_at: subjects.createdAt,
+  updated_at: subjects.updatedAt,
+  video_count: videoCount,
+};
+
+const pageKeys = { name: 'name', group: 'group', created_at: 'createdAt', updated_at: 'updatedAt' } as const;
+
+/**
+ * A page of a project's subjects in one ordering: one statement, prepared once per database and ordering. The page's
+ * rows are chosen first (an index walk in the list's order) and only they get their video count: counting in the
+ * same select would count for every row the offset skips too.
+ */
+function pageQuery(db: Database, field: SubjectOrder, descending: boolean) {
+  const direction = descending ? desc : asc;
+  const name = `subjects_page_${field}_${descending ? 'desc' : 'asc'}`;
+  if (field === 'video_count') {
+    // Ordered by the count itself: every subject of the project needs it.
+    return db
+      .select({ subject: subjects, videoCount })
+      .from(subjects)
+      .where(eq(subjects.projectUuid, sql.placeholder('projectUuid')))
+      .orderBy(direction(videoCount), asc(subjects.subjectUuid))
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare(name);
+  }
+  const page = db
+    .select()
     .from(subjects)
-    .where(where)
-    .orderBy(descending ? desc(column) : asc(column), asc(subjects.subjectUuid))
-    .limit(query.page_size)
-    .offset((query.page - 1) * query.page_size);
+    .where(eq(subjects.projectUuid, sql.placeholder('projectUuid')))
+    .orderBy(direction(orderColumns[field]), asc(subjects.subjectUuid))
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'))
+    .as('page');
+  return db
+    .select({
+      subject: {
+        subjectUuid: page.subjectUuid,
+        projectUuid: page.projectUuid,
+        name: page.name,
+        group: page.group,
+        notes: page.notes,
+        metadata: page.metadata,
+        createdAt: page.createdAt,
+        updatedAt: page.updatedAt,
+      },
+      videoCount: sql<number>`(select count(*)::int from "videos" where "videos"."subject_uuid" = ${page.subjectUuid})`,
+    })
+    .from(page)
+    .orderBy(direction(page[pageKeys[field]]), asc(page.subjectUuid))
+    .prepare(name);
+}
+const pageQueries = new WeakMap<Database, Map<string, ReturnType<typeof pageQuery>>>();
+
+function preparedPage(db: Database, field: SubjectOrder, descending: boolean) {
+  let byOrder = pageQueries.get(db);
+  if (!byOrder) {
+    byOrder = new Map();
+    pageQueries.set(db, byOrder);
+  }
+  const key = `${field} ${descending}`;
+  let query = byOrder.get(key);
+  if (!query) {
+    query = pageQuery(db, field, descending);
+    byOrder.set(key, query);
+  }
+  return query;
+}
+
+/**
+ * A page of the project's subjects. Without a search the count is the project's maintained `subject_count` (exact:
+ * triggers keep it in step with every insert and delete), read with the project by the scope check, and the page is
+ * one prepared statement walking an index in the list's order. A search counts its matches.
+ */
+export async function listSubjects(
+  context: AppContext,
+  project: { projectUuid: string; subjectCount: number },
+  query: ListQuery,
+  url: string,
+) {
+  const { field, descending } = parseOrdering(query.ordering, SUBJECT_ORDERING, 'name');
+  const offset = (query.page - 1) * query.page_size;
+  let total: number;
+  let rows: { subject: SubjectRow; videoCount: number }[];
+  if (!query.search) {
+    total = project.subjectCount;
+    rows =
+      offset >= total
+        ? []
+        : await preparedPage(context.db, field, descending).execute({
+            projectUuid: project.projectUuid,
+            limit: query.page_size,
+            offset,
+          });
+  } else {
+    const column = orderColumns[field];
+    const pattern = likePattern(query.search);
+    const where = and(
+      eq(subjects.projectUuid, project.projectUuid),
+      sql`(${subjects.name} ilike ${pattern} or ${subjects.group} ilike ${pattern} or ${subjects.notes} ilike ${pattern})`,
+    );
+    const [counted] = await context.db.select({ value: count() }).from(subjects).where(where);
+    total = counted?.value ?? 0;
+    rows = await context.db
+      .select({ subject: subjects, videoCount })
+      .from(subjects)
+      .where(where)
+      .orderBy(descending ? desc(column) : asc(column), asc(subjects.subjectUuid))
+      .limit(query.page_size)
+      .offset(offset);
+  }
   const results = rows.map((row) => toResponse({ ...row.subject, videoCount: row.videoCount }));
-  return toPage(url, context.config.publicUrl, query, total?.value ?? 0, results);
+  return toPage(url, context.config.publicUrl, query, total, results);
 }
 
 export async function getSubject(context: AppContext, subjectUuid: string): Promise<SubjectResponse> {

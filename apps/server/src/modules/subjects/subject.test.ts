@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, createUser, type TestUser } from '../../../test/factories.js';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
-import { pendingFileDeletions, subjects, videos } from '../../db/schema.js';
+import { pendingFileDeletions, projects, subjects, users, videos } from '../../db/schema.js';
 import { legacyVideoStoragePrefix, videoStoragePrefix } from '../../lib/storage-keys.js';
 
 describe('subjects', () => {
@@ -189,5 +189,76 @@ describe('subjects', () => {
     const project = await t.app.inject({ method: 'GET', url: `/api/projects/${projectUuid}/`, headers: owner.headers });
     const list = await t.app.inject({ method: 'GET', url: `${base}?page_size=1`, headers: owner.headers });
     expect(project.json().counts.subjects).toBe(list.json().count);
+  });
+
+  it('keeps the list’s maintained count exact through every kind of insert and delete', async () => {
+    const other = (await post(owner, '/api/projects/', { name: 'Counted' })).json().project_uuid as string;
+    const url = `/api/projects/${other}/subjects/`;
+    const ids: string[] = [];
+    for (let i = 1; i <= 7; i++) ids.push((await post(owner, url, { name: `C${i}` })).json().subject_uuid);
+    expect((await post(owner, url, { name: 'c1' })).statusCode).toBe(400);
+    // Written past the service too (the triggers count what the table holds, however it got there).
+    await t.ctx.db.insert(subjects).values([
+      { projectUuid: other, name: 'Direct1' },
+      { projectUuid: other, name: 'Direct2' },
+    ]);
+    expect((await t.app.inject({ method: 'DELETE', url: `${url}${ids[0]}/`, headers: owner.headers })).statusCode).toBe(
+      204,
+    );
+    expect((await post(owner, `${url}bulk-delete/`, { subject_uuids: [ids[1], ids[2]] })).statusCode).toBe(204);
+    const list = async (query: string) =>
+      (await t.app.inject({ method: 'GET', url: `${url}${query}`, headers: viewer.headers })).json();
+    // The viewer is not a member of this project yet.
+    expect((await t.app.inject({ method: 'GET', url, headers: viewer.headers })).statusCode).toBe(404);
+    await addMember(t.ctx, other, viewer.id, 'viewer');
+    const rows = await t.ctx.db.select().from(subjects).where(eq(subjects.projectUuid, other));
+    expect(rows).toHaveLength(6);
+    const first = await list('?page_size=4');
+    expect(first.count).toBe(6);
+    expect(first.results.map((s: { name: string }) => s.name)).toEqual(['C4', 'C5', 'C6', 'C7']);
+    expect(first.next).toContain('page=2');
+    const second = await list('?page_size=4&page=2');
+    expect(second).toMatchObject({ count: 6, next: null });
+    expect(second.results.map((s: { name: string }) => s.name)).toEqual(['Direct1', 'Direct2']);
+    const beyond = await list('?page_size=4&page=5');
+    expect(beyond).toMatchObject({ count: 6, results: [] });
+    expect((await list('?search=direct')).count).toBe(2);
+    // The first project's count did not move with the second's.
+    const [mine] = await t.ctx.db.select().from(projects).where(eq(projects.projectUuid, projectUuid));
+    const mineRows = await t.ctx.db.select().from(subjects).where(eq(subjects.projectUuid, projectUuid));
+    expect(mine!.subjectCount).toBe(mineRows.length);
+    // Deleting the project cascades to its subjects without tripping the triggers.
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: `/api/projects/${other}/`, headers: owner.headers })).statusCode,
+    ).toBe(204);
+    expect(await t.ctx.db.select().from(subjects).where(eq(subjects.projectUuid, other))).toHaveLength(0);
+  });
+
+  it('checks the token’s user, membership and project in one step, in the same order as before', async () => {
+    const member = await createUser(t.ctx);
+    await addMember(t.ctx, projectUuid, member.id, 'member');
+    const get = (user: TestUser, url = base) => t.app.inject({ method: 'GET', url, headers: user.headers });
+    expect((await get(member)).statusCode).toBe(200);
+    // A malformed project id is a 404 for a valid user…
+    expect((await get(member, '/api/projects/not-a-uuid/subjects/')).statusCode).toBe(404);
+    // …but the token's user is checked first: a password changed after the token was issued ends it, here too.
+    await t.ctx.db
+      .update(users)
+      .set({ passwordChangedAt: new Date(Date.now() + 2000) })
+      .where(eq(users.id, member.id));
+    const outdated = await get(member);
+    expect(outdated.statusCode).toBe(401);
+    expect(outdated.json()).toEqual({ errors: 'Given token not valid for any token type' });
+    expect((await get(member, '/api/projects/not-a-uuid/subjects/')).statusCode).toBe(401);
+    // A removed user's token (still cached as verified) finds no user.
+    const gone = await createUser(t.ctx);
+    await addMember(t.ctx, projectUuid, gone.id, 'viewer');
+    expect((await get(gone)).statusCode).toBe(200);
+    await t.ctx.db.delete(users).where(eq(users.id, gone.id));
+    const missing = await get(gone);
+    expect(missing.statusCode).toBe(401);
+    expect(missing.json()).toEqual({ errors: 'User not found.' });
+    // A viewer is refused a change with 403, after the membership is found.
+    expect((await post(viewer, base, { name: 'Nope' })).statusCode).toBe(403);
   });
 });
