@@ -62,7 +62,8 @@ export function readSeekIndex(ffprobe: string, input: string, signal?: AbortSign
  * Proves (or disproves) the start that seeks to keyframe `seek` and keeps frames from keyframe `valid` on: the
  * frames of a short window from `valid` on, decoded from it, must hash equal (pts and every plane) to the same
  * frames decoded from one keyframe earlier — or from the file's start, which is right by definition and also
- * checks the index's frame count there. Returns the start, with the lines ffmpeg printed starting there, or false.
+ * checks the index's frame count there. Returns the start, with the lines ffmpeg printed before the first kept
+ * frame (allowed in later decodes from it), or false — also when ffmpeg printed anything inside the window.
  */
 export async function proveStart(
   ffmpeg: string,
@@ -92,7 +93,14 @@ export async function proveStart(
   const got = framemd5Lines(test.value.stdout.toString('utf8'));
   const want = framemd5Lines(reference.value.stdout.toString('utf8'));
   if (want.length === 0 || got.length !== want.length || got.some((line, i) => line !== want[i])) return false;
-  return { ...start, allowed: stderrLines(test.value.stderr) };
+  const printed = stderrLines(test.value.stderr);
+  if (printed.length === 0) return { ...start, allowed: [] };
+  // ffmpeg had something to say: only what it says before the first kept frame (the start's own lead-in: an open
+  // GOP's leading frames, references not yet seen) is allowed; a line from inside the window disproves the start.
+  const leadIn = await runProcess(ffmpeg, proofDecodeArgs(input, start, validFrame, 1), { signal, timeoutMs: 60_000 });
+  const allowed = stderrLines(leadIn.stderr);
+  if (printed.some((line) => !allowed.includes(line))) return false;
+  return { ...start, allowed };
 }
 
 /** A prover for findCleanStart over one input, with a per-call cache the caller may persist. */

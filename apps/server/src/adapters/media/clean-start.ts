@@ -169,6 +169,7 @@ export function proofDecodeArgs(input: string, start: CleanStart, valid: number,
     select = `select='gte(t,${start.fromS.toFixed(6)})'`;
   }
   args.push('-i', input, '-map', '0:v:0', '-an', '-sn', '-dn', '-vf', select, '-vsync', 'passthrough');
+  args.push('-enc_time_base', '-1');
   args.push('-frames:v', String(frames), '-f', 'framemd5', '-');
   return args;
 }

@@ -85,7 +85,9 @@ export function grayDecodeArgs(source: DecodeSource, window: DecodeWindow): stri
   if (crop.x !== 0 || crop.y !== 0 || crop.width !== source.width || crop.height !== source.height) {
     filters.push(`crop=${crop.width}:${crop.height}:${crop.x}:${crop.y}:exact=1`);
   }
-  args.push('-vf', filters.join(','), '-vsync', 'passthrough');
+  // Output timestamps in the source's own time base: a variable frame rate otherwise collides in the raw
+  // muxer's 1/fps clock, which ffmpeg reports as an error (and every reported line fails a decode).
+  args.push('-vf', filters.join(','), '-vsync', 'passthrough', '-enc_time_base', '-1');
   if (window.frames !== null) args.push('-frames:v', String(window.frames));
   args.push('-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1');
   return args;
