@@ -53,7 +53,7 @@ describe('clean starts in runs and previews', () => {
     const created = await post(analysisUrl, { kind: 'movement_detection', parameters: { threshold: 8 } });
     expect(created.statusCode).toBe(201);
     const uuid = created.json().analysis_uuid as string;
-    const deadline = Date.now() + 90_000;
+    const deadline = Date.now() + 200_000;
     for (;;) {
       const current = (await get(`${analysisUrl}${uuid}/`)).json() as Run;
       if (!['queued', 'running'].includes(current.status) || Date.now() > deadline) return current;
@@ -89,7 +89,9 @@ describe('clean starts in runs and previews', () => {
     await t?.close();
   });
 
-  it('cuts an intra-refresh video at proven starts only, keeps the proofs, and equals a single pass', async () => {
+  it('cuts an intra-refresh video at proven starts only, keeps the proofs, and equals a single pass', {
+    timeout: 240_000,
+  }, async () => {
     const { videoUuid, analysisUrl } = await upload(labVideo(shape));
     const done = await run(analysisUrl);
     expect(done).toMatchObject({ status: 'succeeded', error: null });
@@ -126,7 +128,9 @@ describe('clean starts in runs and previews', () => {
     expect(body.values).toEqual(single.slice(96, 96 + body.values.length));
   });
 
-  it('fails the run of a video with damaged data with the decode error, never a result', async () => {
+  it('fails the run of a video with damaged data with the decode error, never a result', {
+    timeout: 240_000,
+  }, async () => {
     const { analysisUrl } = await upload(damagedLabVideo());
     const done = await run(analysisUrl);
     expect(done.status).toBe('failed');

@@ -31,8 +31,8 @@ import {
   movementParameters,
   type previewBody,
 } from './analysis.schemas.js';
-import { cleanStartsFor } from './clean-starts.js';
-import { maxLeadFrames, planSegments, withCleanStarts } from './engine/plan.js';
+import { cleanStartsFor, plannedSegments } from './clean-starts.js';
+import { maxLeadFrames, withCleanStarts } from './engine/plan.js';
 import { runTask } from './engine/worker-client.js';
 
 /**
@@ -188,11 +188,7 @@ export async function createAnalysis(
   }
   const parameters = parseMovementParameters(body.parameters, video);
   const probed = await probeSource(context, video);
-  const planned = planSegments(probed.frameCount, {
-    parallelism: context.config.analysisWorkers,
-    maxSegmentFrames: Math.max(1, Math.round(context.config.analysisSegmentSeconds * probed.fps)),
-    minSegmentFrames: Math.min(300, Math.max(1, Math.round(context.config.analysisSegmentSeconds * probed.fps))),
-  });
+  const planned = plannedSegments(context, probed.frameCount, probed.fps);
   // Each cut decodes from a proven clean start (read once per video, cached); a cut without one is dropped.
   const starts =
     planned.length > 1

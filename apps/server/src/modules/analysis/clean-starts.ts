@@ -7,6 +7,7 @@ import { type CleanStart, findCleanStart, type ProofCache, type SeekIndex } from
 import { prover, readSeekIndex } from '../../adapters/media/clean-start-ffmpeg.js';
 import type { AppContext } from '../../context.js';
 import { videoSeekIndexes } from '../../db/schema.js';
+import { planSegments, type Segment } from './engine/plan.js';
 
 /** The video's keyframe index and the proofs made so far (read from ffprobe the first time). */
 async function loadIndex(
@@ -56,4 +57,31 @@ export async function cleanStartsFor(
       .where(eq(videoSeekIndexes.videoUuid, video.videoUuid));
   }
   return starts;
+}
+
+/** How a run of `frameCount` frames is cut with this server's settings (before clean starts are applied). */
+export function plannedSegments(context: AppContext, frameCount: number, fps: number): Segment[] {
+  const segmentFrames = Math.max(1, Math.round(context.config.analysisSegmentSeconds * fps));
+  return planSegments(frameCount, {
+    parallelism: context.config.analysisWorkers,
+    maxSegmentFrames: segmentFrames,
+    minSegmentFrames: Math.min(300, segmentFrames),
+  });
+}
+
+/**
+ * Reads the video's keyframe index and proves the starts its runs will need with this server's settings, when the
+ * video is processed — so a run's creation finds them cached and starts at once. Errors are the caller's to log:
+ * a run proves what is missing itself.
+ */
+export async function prepareCleanStarts(
+  context: AppContext,
+  video: { videoUuid: string },
+  input: string,
+  facts: { frameCount: number; fps: number },
+  signal?: AbortSignal,
+): Promise<void> {
+  const planned = plannedSegments(context, facts.frameCount, facts.fps);
+  const leads = planned.slice(1).map((segment) => segment.startFrame - 1);
+  await cleanStartsFor(context, video, input, facts.fps, leads, signal);
 }
