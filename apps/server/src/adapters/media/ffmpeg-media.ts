@@ -1,5 +1,12 @@
 import { open, stat } from 'node:fs/promises';
-import { type CleanStart, FILE_START, findCleanStart, judgeDecode, type SeekIndex } from './clean-start.js';
+import {
+  type CleanStart,
+  DecodeErrorReport,
+  FILE_START,
+  findCleanStart,
+  judgeDecode,
+  type SeekIndex,
+} from './clean-start.js';
 import { prover, readSeekIndex } from './clean-start-ffmpeg.js';
 import {
   decodeCheckArgs,
@@ -16,6 +23,18 @@ import { ProcessError, runProcess } from './run-process.js';
 
 /** A thumbnail without a proven start nearer shows a frame at most this far in, decoded from the file's start. */
 export const THUMBNAIL_FALLBACK_S = 10;
+
+/** A thumbnail's decode errors as a ProcessError, so the video's failure names ffmpeg's line. */
+function judged(stderr: string, start: CleanStart): void {
+  try {
+    judgeDecode(stderr, start);
+  } catch (error) {
+    if (error instanceof DecodeErrorReport) {
+      throw new ProcessError('ffmpeg reported a decode error in the thumbnail', 0, error.lines.join('\n'));
+    }
+    throw error;
+  }
+}
 
 /** The index's frame rate (for the proof's window): frames over the time to the last keyframe, else 30. */
 function fpsOf(index: SeekIndex): number {
@@ -91,11 +110,11 @@ export class FfmpegMedia implements Media {
       frame = keyframeAt(Math.min(atSeconds, THUMBNAIL_FALLBACK_S));
     }
     const { stderr } = await runProcess(this.binaries.ffmpeg, thumbnailArgs(input, output, start, frame), { signal });
-    judgeDecode(stderr, start);
+    judged(stderr, start);
     // Nothing decodable there (a stream shorter than its index): the first frame.
     if (!(await stat(output).catch(() => null))?.size) {
       const first = await runProcess(this.binaries.ffmpeg, thumbnailArgs(input, output, FILE_START, 0), { signal });
-      judgeDecode(first.stderr, FILE_START);
+      judged(first.stderr, FILE_START);
       return { frame: 0 };
     }
     return { frame };
