@@ -83,5 +83,7 @@ export async function prepareCleanStarts(
 ): Promise<void> {
   const planned = plannedSegments(context, facts.frameCount, facts.fps);
   const leads = planned.slice(1).map((segment) => segment.startFrame - 1);
+  // One segment: nothing to prove (a later run with other settings reads the index then).
+  if (leads.length === 0) return;
   await cleanStartsFor(context, video, input, facts.fps, leads, signal);
 }
