@@ -269,6 +269,20 @@ export const videos = pgTable(
 );
 
 /**
+ * Where a video can be decoded from mid-file (issue 9, ADR 006): its keyframe index, read once from ffprobe's
+ * packet list, and the proofs of clean starts made so far ("seek:valid" keyframe pairs → the start, or false).
+ * Keyed by the video, so a move changes nothing; deleted with it.
+ */
+export const videoSeekIndexes = pgTable('video_seek_indexes', {
+  videoUuid: uuid('video_uuid')
+    .primaryKey()
+    .references(() => videos.videoUuid, { onDelete: 'cascade' }),
+  seekIndex: jsonb('seek_index').notNull(),
+  proofs: jsonb('proofs').notNull().default({}),
+  createdAt: createdAt(),
+});
+
+/**
  * Storage prefixes whose files must be removed. Written in the same transaction that deletes the rows,
  * removed once the files are gone, so a crash between the two never leaves orphan files.
  */

@@ -1,5 +1,14 @@
 import { open, stat } from 'node:fs/promises';
 import {
+  type CleanStart,
+  DecodeErrorReport,
+  FILE_START,
+  findCleanStart,
+  judgeDecode,
+  type SeekIndex,
+} from './clean-start.js';
+import { prover, readSeekIndex } from './clean-start-ffmpeg.js';
+import {
   decodeCheckArgs,
   type Media,
   type ProbeOutput,
@@ -11,6 +20,28 @@ import {
   type VideoFacts,
 } from './media.js';
 import { ProcessError, runProcess } from './run-process.js';
+
+/** A thumbnail without a proven start nearer shows a frame at most this far in, decoded from the file's start. */
+export const THUMBNAIL_FALLBACK_S = 10;
+
+/** A thumbnail's decode errors as a ProcessError, so the video's failure names ffmpeg's line. */
+function judged(stderr: string, start: CleanStart): void {
+  try {
+    judgeDecode(stderr, start);
+  } catch (error) {
+    if (error instanceof DecodeErrorReport) {
+      throw new ProcessError('ffmpeg reported a decode error in the thumbnail', 0, error.lines.join('\n'));
+    }
+    throw error;
+  }
+}
+
+/** The index's frame rate (for the proof's window): frames over the time to the last keyframe, else 30. */
+function fpsOf(index: SeekIndex): number {
+  const last = index.keyframes.at(-1);
+  if (!last || last.frame === 0 || last.time <= index.startTime) return 30;
+  return last.frame / (last.time - index.startTime);
+}
 
 /**
  * The last meaningful line of ffmpeg's stderr, for a human-readable reason: without the "[codec @ 0x…]" tag
@@ -57,12 +88,36 @@ export class FfmpegMedia implements Media {
     return facts;
   }
 
-  async thumbnail(input: string, output: string, atSeconds: number, signal?: AbortSignal): Promise<void> {
-    await runProcess(this.binaries.ffmpeg, thumbnailArgs(input, output, atSeconds), { signal });
-    // A seek past the last decodable frame writes nothing: fall back to the first frame.
-    if (!(await stat(output).catch(() => null))?.size) {
-      await runProcess(this.binaries.ffmpeg, thumbnailArgs(input, output, 0), { signal });
+  /**
+   * The thumbnail shows the frame of a proven clean start near `atSeconds` (the keyframe at or before it, or one
+   * or two keyframes earlier), so it is never the broken picture a seek to an unclean keyframe decodes. When no
+   * start there is proven, a frame at most THUMBNAIL_FALLBACK_S in, decoded from the file's start. A decode error
+   * ffmpeg reports fails the thumbnail (the job retries, then the video fails with the reason).
+   */
+  async thumbnail(input: string, output: string, atSeconds: number, signal?: AbortSignal): Promise<{ frame: number }> {
+    const index = await readSeekIndex(this.binaries.ffprobe, input, signal);
+    const keyframeAt = (seconds: number) =>
+      index.keyframes.filter((k) => k.time <= index.startTime + seconds).at(-1)?.frame ?? 0;
+    const wanted = keyframeAt(atSeconds);
+    const fps = fpsOf(index);
+    let start: CleanStart | null =
+      wanted > 0
+        ? await findCleanStart(index, wanted, new Map(), prover(this.binaries.ffmpeg, input, index, fps, signal))
+        : FILE_START;
+    let frame = start && start.seekS !== null ? start.frame : wanted;
+    if (!start) {
+      start = FILE_START;
+      frame = keyframeAt(Math.min(atSeconds, THUMBNAIL_FALLBACK_S));
     }
+    const { stderr } = await runProcess(this.binaries.ffmpeg, thumbnailArgs(input, output, start, frame), { signal });
+    judged(stderr, start);
+    // Nothing decodable there (a stream shorter than its index): the first frame.
+    if (!(await stat(output).catch(() => null))?.size) {
+      const first = await runProcess(this.binaries.ffmpeg, thumbnailArgs(input, output, FILE_START, 0), { signal });
+      judged(first.stderr, FILE_START);
+      return { frame: 0 };
+    }
+    return { frame };
   }
 
   async playbackCopy(input: string, output: string, fpsRational: string, signal?: AbortSignal): Promise<void> {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AVI_FIXTURE, H264_FIXTURE, MOVING_BOX_FIXTURE, videoFixtures } from '../../../test/fixtures/videos.js';
 import { ensureExecutable, findOnPath, resolveMediaBinaries } from './binaries.js';
+import { FILE_START } from './clean-start.js';
 import { describeProbeFailure, FfmpegMedia } from './ffmpeg-media.js';
 import {
   needsPlaybackCopy,
@@ -128,11 +129,18 @@ describe('ffmpeg argument lists', () => {
     expect(args.at(-1)).toBe('/out/p.mp4');
   });
 
-  it('seeks before the input for the thumbnail and scales to 320 wide', () => {
-    const args = thumbnailArgs('/in/a.mp4', '/out/t.jpg', 1.23456);
-    expect(args.slice(args.indexOf('-ss'), args.indexOf('-ss') + 4)).toEqual(['-ss', '1.235', '-i', '/in/a.mp4']);
-    expect(args[args.indexOf('-vf') + 1]).toBe('scale=320:-2');
+  it('seeks to the thumbnail clean start before the input, keeps its frame by time and scales to 320 wide', () => {
+    const start = { frame: 60, seekS: 2.001, fromS: 1.983333, allowed: [] };
+    const args = thumbnailArgs('/in/a.mp4', '/out/t.jpg', start, 60);
+    expect(args.slice(args.indexOf('-ss') - 2, args.indexOf('-ss') + 4)).toEqual([
+      ...['-noaccurate_seek', '-copyts', '-ss', '2.001000', '-i', '/in/a.mp4'],
+    ]);
+    expect(args[args.indexOf('-vf') + 1]).toBe("select='gte(t,1.983333)',scale=320:-2");
     expect(args[args.indexOf('-frames:v') + 1]).toBe('1');
+    // From the file's start (no proven start near): no seek, the frame by number.
+    const fromStart = thumbnailArgs('/in/a.mp4', '/out/t.jpg', FILE_START, 45);
+    expect(fromStart).not.toContain('-ss');
+    expect(fromStart[fromStart.indexOf('-vf') + 1]).toBe("select='gte(n,45)',scale=320:-2");
   });
 
   it('takes the thumbnail about 10% in', () => {

@@ -1,3 +1,5 @@
+import type { CleanStart } from './clean-start.js';
+
 /**
  * What the app needs from ffmpeg/ffprobe, as plain data. Everything in this file is pure (no processes, no files),
  * so the decisions — how a probe is read, when a playback copy is needed, which arguments ffmpeg gets — are
@@ -128,31 +130,23 @@ export function decodeCheckArgs(input: string): string[] {
   return ['-hide_banner', '-nostdin', '-v', 'error', '-i', input, '-map', '0:v:0', '-frames:v', '1', '-f', 'null', '-'];
 }
 
-/** One JPEG frame at `atSeconds`, `width` pixels wide (height keeps the aspect ratio, rounded to even). */
-export function thumbnailArgs(input: string, output: string, atSeconds: number, width = 320): string[] {
-  return [
-    '-hide_banner',
-    '-nostdin',
-    '-v',
-    'error',
-    '-y',
-    // Before -i: a fast keyframe seek, then decode to the exact time.
-    '-ss',
-    atSeconds.toFixed(3),
-    '-i',
-    input,
-    '-map',
-    '0:v:0',
-    '-frames:v',
-    '1',
-    '-vf',
-    `scale=${width}:-2`,
-    '-q:v',
-    '4',
-    '-f',
-    'image2',
-    output,
-  ];
+/**
+ * One JPEG of frame `frame`, `width` pixels wide (height keeps the aspect ratio, rounded to even), decoded from
+ * `start` (a proven clean start at or before it, or the file's start): no seek lands on a keyframe the decoder
+ * cannot start from cleanly, so the picture is never a broken one.
+ */
+export function thumbnailArgs(input: string, output: string, start: CleanStart, frame: number, width = 320): string[] {
+  const args = ['-hide_banner', '-nostdin', '-v', 'error', '-y'];
+  let select: string;
+  if (start.seekS === null) {
+    select = `select='gte(n,${frame})'`;
+  } else {
+    args.push('-noaccurate_seek', '-copyts', '-ss', start.seekS.toFixed(6));
+    select = `select='gte(t,${start.fromS.toFixed(6)})'`;
+  }
+  args.push('-i', input, '-map', '0:v:0', '-an', '-sn', '-dn', '-frames:v', '1');
+  args.push('-vf', `${select},scale=${width}:-2`, '-vsync', 'passthrough', '-q:v', '4', '-f', 'image2', output);
+  return args;
 }
 
 /**
@@ -209,7 +203,8 @@ export function thumbnailTime(durationS: number): number {
 export interface Media {
   /** Facts about a local file; throws UnreadableVideoError when it is not a decodable video. */
   probe(file: string, signal?: AbortSignal): Promise<VideoFacts>;
-  thumbnail(input: string, output: string, atSeconds: number, signal?: AbortSignal): Promise<void>;
+  /** A JPEG of a frame about `atSeconds` in, decoded from a proven clean start; answers which frame. */
+  thumbnail(input: string, output: string, atSeconds: number, signal?: AbortSignal): Promise<{ frame: number }>;
   playbackCopy(input: string, output: string, fpsRational: string, signal?: AbortSignal): Promise<void>;
   /** Paths of the binaries in use, for the health report and logs. */
   readonly binaries: { ffmpeg: string; ffprobe: string };

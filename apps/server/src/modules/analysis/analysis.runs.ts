@@ -14,6 +14,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
+import { type CleanStart, DecodeErrorReport, FILE_START } from '../../adapters/media/clean-start.js';
 import { lastLine } from '../../adapters/media/ffmpeg-media.js';
 import { ProcessError } from '../../adapters/media/run-process.js';
 import type { AppContext } from '../../context.js';
@@ -33,7 +34,13 @@ import { runTask, TaskCancelledError } from './engine/worker-client.js';
 export type AnalysisRow = typeof analyses.$inferSelect;
 
 /** What the run keeps about its video (from ffprobe at creation), so every worker decodes it the same way. */
-export type RunSource = Omit<DecodeSource, 'path'> & { frameCount: number; durationS: number; originalKey: string };
+export type RunSource = Omit<DecodeSource, 'path'> & {
+  frameCount: number;
+  durationS: number;
+  originalKey: string;
+  /** Where each segment's decode starts (proven clean starts, ADR 006); absent in runs made before them. */
+  segmentStarts?: CleanStart[];
+};
 
 const segmentKey = (run: AnalysisRow, index: number) => analysisKeys(run).segment(index);
 
@@ -48,6 +55,20 @@ export async function openMediaInput(
   const url = await context.storage.presignedUrl(key, 12 * 60 * 60);
   if (url) return { path: url, release: async () => {} };
   return context.storage.localFile(key);
+}
+
+/** Runs `work` with the media input of `key` open, and releases it. */
+export async function withMediaInput<T>(
+  context: AppContext,
+  key: string,
+  work: (input: string) => Promise<T>,
+): Promise<T> {
+  const input = await openMediaInput(context, key);
+  try {
+    return await work(input.path);
+  } finally {
+    await input.release();
+  }
 }
 
 /** In-process cancellation: a revoke here stops this process's segments at once, without waiting for a poll. */
@@ -83,11 +104,19 @@ export class PermanentRunFailure extends Error {}
 
 function humanReason(error: unknown): string {
   if (error instanceof PermanentRunFailure) return error.message;
+  if (error instanceof DecodeErrorReport) return decodeFailure(error);
   if (error instanceof ProcessError) {
     const detail = lastLine(error.stderrTail);
     return `Decoding the video failed${detail ? `: ${detail}` : '.'}`;
   }
   return 'The analysis failed unexpectedly. Run it again; if it fails again, contact support.';
+}
+
+/** The run's error for a decode error ffmpeg reported: what it said and where, never a path. */
+function decodeFailure(error: DecodeErrorReport, segment?: Pick<SegmentRow, 'startFrame' | 'endFrame'>): string {
+  const where = segment ? ` in frames ${segment.startFrame}–${segment.endFrame - 1}` : '';
+  const line = lastLine(error.lines[0] ?? '');
+  return `ffmpeg reported a decode error${where} ("${line}"), so those frames' counts would be wrong. The video is damaged there or uses a feature ffmpeg cannot decode; convert it (e.g. to H.264 with regular keyframes) and upload it again.`;
 }
 
 async function markFailed(context: AppContext, analysisUuid: string, reason: string) {
@@ -204,8 +233,9 @@ async function processSegment(context: AppContext, run: AnalysisRow, segment: Se
       });
   }, 500);
   let values: Float64Array;
-  try {
-    ({ values } = await runTask(
+  const start = source.segmentStarts?.[segment.index] ?? FILE_START;
+  const decode = (from: CleanStart) =>
+    runTask(
       {
         kind: 'frames',
         ffmpeg: context.media.binaries.ffmpeg,
@@ -213,11 +243,31 @@ async function processSegment(context: AppContext, run: AnalysisRow, segment: Se
         parameters,
         startFrame: segment.startFrame,
         endFrame: isLast ? null : segment.endFrame,
+        start: from,
         // Segments decode side by side; more ffmpeg threads than cores only add switching.
         threads: context.config.analysisWorkers > 1 ? 1 : 0,
       },
       { signal: controller.signal, onProgress: (done) => (framesDone = done) },
-    ));
+    );
+  try {
+    try {
+      ({ values } = await decode(start));
+    } catch (error) {
+      // ffmpeg reported a decode error from a proven start: decode again from the file's start (always clean).
+      // The same error from there is the file's own: the run fails with it, no retry would change it.
+      if (!(error instanceof DecodeErrorReport)) throw error;
+      if (start.seekS === null) throw new PermanentRunFailure(decodeFailure(error, segment));
+      context.logger.warn(
+        { analysisUuid: run.analysisUuid, index: segment.index, lines: error.lines },
+        'decode error from a proven clean start; decoding the segment again from the file start',
+      );
+      try {
+        ({ values } = await decode(FILE_START));
+      } catch (again) {
+        if (again instanceof DecodeErrorReport) throw new PermanentRunFailure(decodeFailure(again, segment));
+        throw again;
+      }
+    }
   } finally {
     clearInterval(ticker);
     untrack();

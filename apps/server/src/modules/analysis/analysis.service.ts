@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import { DecodeErrorReport, FILE_START } from '../../adapters/media/clean-start.js';
 import { runProcess } from '../../adapters/media/run-process.js';
 import type { AppContext } from '../../context.js';
 import { analyses, analysisSegments } from '../../db/schema.js';
@@ -21,6 +22,7 @@ import {
   completeRun,
   openMediaInput,
   type RunSource,
+  withMediaInput,
 } from './analysis.runs.js';
 import {
   type createAnalysisBody,
@@ -29,7 +31,8 @@ import {
   movementParameters,
   type previewBody,
 } from './analysis.schemas.js';
-import { planSegments } from './engine/plan.js';
+import { cleanStartsFor, plannedSegments } from './clean-starts.js';
+import { maxLeadFrames, withCleanStarts } from './engine/plan.js';
 import { runTask } from './engine/worker-client.js';
 
 /**
@@ -184,12 +187,23 @@ export async function createAnalysis(
     return run!.analysisUuid;
   }
   const parameters = parseMovementParameters(body.parameters, video);
-  const source = await probeSource(context, video);
-  const segments = planSegments(source.frameCount, {
-    parallelism: context.config.analysisWorkers,
-    maxSegmentFrames: Math.max(1, Math.round(context.config.analysisSegmentSeconds * source.fps)),
-    minSegmentFrames: Math.min(300, Math.max(1, Math.round(context.config.analysisSegmentSeconds * source.fps))),
-  });
+  const probed = await probeSource(context, video);
+  const planned = plannedSegments(context, probed.frameCount, probed.fps);
+  // Each cut decodes from a proven clean start (read once per video, cached); a cut without one is dropped.
+  const starts =
+    planned.length > 1
+      ? await withMediaInput(context, probed.originalKey, (input) =>
+          cleanStartsFor(
+            context,
+            video,
+            input,
+            probed.fps,
+            planned.map((segment) => segment.startFrame - 1),
+          ),
+        )
+      : [];
+  const segments = withCleanStarts(planned, starts, maxLeadFrames(probed.fps, planned[0]?.endFrame ?? 0));
+  const source: RunSource = { ...probed, segmentStarts: segments.map((segment) => segment.start) };
   const analysisUuid = await context.db.transaction(async (tx) => {
     const [run] = await tx
       .insert(analyses)
@@ -262,6 +276,9 @@ export async function preview(context: AppContext, video: VideoRow, body: z.outp
   const started = performance.now();
   const local = await openMediaInput(context, source.originalKey);
   try {
+    // The window decodes from a proven clean start before it; without one near, from the file's start.
+    const [start] =
+      startFrame > 0 ? await cleanStartsFor(context, video, local.path, source.fps, [startFrame - 1]) : [];
     const result = await runTask({
       kind: 'preview',
       ffmpeg: context.media.binaries.ffmpeg,
@@ -269,6 +286,12 @@ export async function preview(context: AppContext, video: VideoRow, body: z.outp
       parameters,
       startFrame,
       endFrame,
+      start: start ?? FILE_START,
+    }).catch((error: unknown) => {
+      if (error instanceof DecodeErrorReport) {
+        throw badRequest(`The video cannot be decoded cleanly here (${error.lines[0]}): its counts would be wrong.`);
+      }
+      throw error;
     });
     return {
       start_s: startFrame / source.fps,

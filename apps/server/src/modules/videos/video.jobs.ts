@@ -10,6 +10,7 @@ import type { AppContext } from '../../context.js';
 import { videos } from '../../db/schema.js';
 import type { JobDefinition } from '../../jobs/job-queue.js';
 import { jobWorkDir, videoKeys, videoStoragePrefix } from '../../lib/storage-keys.js';
+import { prepareCleanStarts } from '../analysis/clean-starts.js';
 import type { VideoRow } from './video.lookup.js';
 
 /** A failure that retrying cannot fix (the original is gone or unreadable): the video fails at once. */
@@ -55,6 +56,11 @@ export async function processVideo(context: AppContext, video: VideoRow, signal?
     const thumbnail = path.join(workDir, 'thumbnail.jpg');
     await context.media.thumbnail(original.path, thumbnail, thumbnailTime(facts.durationS), signal);
     let derivedBytes = await fileSize(thumbnail);
+    // The keyframe index and the clean starts runs will need (ADR 006), once per video, so runs start at once.
+    await prepareCleanStarts(context, video, original.path, facts, signal).catch((error: unknown) => {
+      if (signal?.aborted) throw error;
+      context.logger.warn({ err: error, videoUuid: video.videoUuid }, 'proving clean decode starts failed');
+    });
     let playbackKey: string | null = null;
     if (needsPlaybackCopy(facts, path.extname(video.originalKey))) {
       const copy = path.join(workDir, 'playback.mp4');

@@ -5,6 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
+import { DecodeErrorReport } from '../../../adapters/media/clean-start.js';
 import { ProcessError } from '../../../adapters/media/run-process.js';
 import { parseTimeseriesCsv } from '../timeseries-csv.js';
 import { detectEvents, sampleTime } from './events.js';
@@ -71,7 +72,12 @@ run(workerData as WorkerTask).then(
       message: failure.message,
       name: failure.name,
       exitCode: failure instanceof ProcessError ? failure.exitCode : null,
-      stderrTail: failure instanceof ProcessError ? failure.stderrTail : '',
+      stderrTail:
+        failure instanceof ProcessError
+          ? failure.stderrTail
+          : failure instanceof DecodeErrorReport
+            ? failure.lines.join('\n')
+            : '',
     });
   },
 );

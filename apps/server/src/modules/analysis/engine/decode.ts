@@ -2,6 +2,7 @@
  * ffmpeg decoding to raw 8-bit gray frames on a pipe, and the pure pieces around it (arguments, frame
  * assembly). ffmpeg decodes with its own threads; the analysis reads the frames in a worker thread.
  */
+import type { CleanStart } from '../../../adapters/media/clean-start.js';
 import type { Rect } from './intensity.js';
 
 /** What the decoder must know about the video (from ffprobe, kept with the run). */
@@ -45,8 +46,11 @@ export function needsRangeMapping(source: Pick<DecodeSource, 'pixelFormat' | 'fu
 }
 
 export interface DecodeWindow {
-  /** First frame to output. */
-  startFrame: number;
+  /**
+   * Where decoding starts (FILE_START, or a proven clean start from clean-start.ts): the output's first frame
+   * is `start.frame`.
+   */
+  start: CleanStart;
   /** Frames to output; null = to the end of the stream. */
   frames: number | null;
   /** Part of the picture to output (the whole picture when it covers it). */
@@ -56,24 +60,24 @@ export interface DecodeWindow {
 }
 
 /**
- * ffmpeg arguments that write frames [startFrame, startFrame + frames) of the first video stream to stdout as
+ * ffmpeg arguments that write frames [start.frame, start.frame + frames) of the first video stream to stdout as
  * raw gray bytes, `crop.width × crop.height` per frame.
  *
- * Seeking: `-ss` before `-i` jumps to the keyframe before the time and decodes from there. How exactly ffmpeg
- * then trims to the time differs by container (AVI keeps a frame that merely overlaps it), so the seek aims
- * a frame early and a `select` on the original timestamps (`-copyts`) keeps frames from half a frame before
- * frame n's time: exactly frame n on. Tests compare segmented runs with single passes value for value, for
- * H.264 with B-frames and for MJPEG AVI. `passthrough` keeps ffmpeg from duplicating or dropping frames.
+ * Seeking (ADR 006, clean starts): a start mid-file is a keyframe whose decode was proven equal to a decode that
+ * ran through it. `-ss` before `-i` without accurate seeking lands on that keyframe, and a `select` on the
+ * original timestamps (`-copyts`) keeps frames from half-way between the wanted frame and the one before it, as
+ * the packet index measured them (so variable frame rates cut right too); frames ffmpeg outputs before it (an
+ * open GOP's leading frames) are dropped. `passthrough` keeps ffmpeg from duplicating or dropping frames.
  */
 export function grayDecodeArgs(source: DecodeSource, window: DecodeWindow): string[] {
   const args = ['-hide_banner', '-nostdin', '-v', 'error'];
   if (window.threads !== undefined) args.push('-threads', String(window.threads));
   const filters: string[] = [];
-  if (window.startFrame > 0) {
+  const { start } = window;
+  if (start.seekS !== null) {
     // -ss counts from the start of the file; with -copyts the filter sees the container's own timestamps.
-    const from = (window.startFrame - 0.5) / source.fps;
-    args.push('-copyts', '-ss', Math.max(0, from - 1 / source.fps).toFixed(6));
-    filters.push(`select='gte(t,${(source.startTime + from).toFixed(6)})'`);
+    args.push('-noaccurate_seek', '-copyts', '-ss', start.seekS.toFixed(6));
+    filters.push(`select='gte(t,${start.fromS.toFixed(6)})'`);
   }
   args.push('-i', source.path, '-map', '0:v:0', '-an', '-sn', '-dn');
   filters.push(readsLumaPlane(source) ? 'extractplanes=y' : 'format=gray');
@@ -81,7 +85,9 @@ export function grayDecodeArgs(source: DecodeSource, window: DecodeWindow): stri
   if (crop.x !== 0 || crop.y !== 0 || crop.width !== source.width || crop.height !== source.height) {
     filters.push(`crop=${crop.width}:${crop.height}:${crop.x}:${crop.y}:exact=1`);
   }
-  args.push('-vf', filters.join(','), '-vsync', 'passthrough');
+  // Output timestamps in the source's own time base: a variable frame rate otherwise collides in the raw
+  // muxer's 1/fps clock, which ffmpeg reports as an error (and every reported line fails a decode).
+  args.push('-vf', filters.join(','), '-vsync', 'passthrough', '-enc_time_base', '-1');
   if (window.frames !== null) args.push('-frames:v', String(window.frames));
   args.push('-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1');
   return args;

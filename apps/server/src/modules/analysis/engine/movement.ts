@@ -3,6 +3,7 @@
  * changed pixels per frame. Runs wherever it is called — the job system calls it inside a worker thread.
  */
 import { spawn } from 'node:child_process';
+import { type CleanStart, FILE_START, judgeDecode } from '../../../adapters/media/clean-start.js';
 import { ProcessError } from '../../../adapters/media/run-process.js';
 import { type DecodeSource, FrameAssembler, grayDecodeArgs, needsRangeMapping } from './decode.js';
 import { IntensityCounter, type IntensityParameters, type Rect } from './intensity.js';
@@ -19,6 +20,11 @@ export interface FrameRangeTask {
   parameters: MovementParameters;
   /** First frame whose value is wanted. */
   startFrame: number;
+  /**
+   * Where decoding starts: a clean start at or before frame startFrame − 1 (clean-start.ts); frames before
+   * startFrame are decoded and dropped. Absent: the file's start.
+   */
+  start?: CleanStart;
   /** One past the last frame wanted; null = to the end of the video. */
   endFrame: number | null;
   /** Decode the whole picture instead of the ROIs' bounding box (the preview draws on it). */
@@ -48,9 +54,14 @@ export interface FrameRangeResult {
 
 const STDERR_TAIL_BYTES = 4096;
 
+/** The most stderr kept for judging a decode (allowed lines are few; more than this is itself a failure). */
+const STDERR_JUDGE_BYTES = 64 * 1024;
+
 /**
- * Values for frames [startFrame, endFrame). A range starting after frame 0 decodes one frame earlier, so its
- * first value compares with the real previous frame: cut a video anywhere and the values are the same.
+ * Values for frames [startFrame, endFrame). A range starting after frame 0 decodes from a clean start at or
+ * before the frame before it, so its first value compares with the real previous frame: cut a video anywhere and
+ * the values are the same. A decode error ffmpeg reports (any stderr line the start's proof did not see) fails
+ * the range with DecodeErrorReport: its pictures are not trusted.
  */
 export function analyseFrameRange(task: FrameRangeTask, hooks: FrameRangeHooks = {}): Promise<FrameRangeResult> {
   const { source, parameters } = task;
@@ -59,9 +70,13 @@ export function analyseFrameRange(task: FrameRangeTask, hooks: FrameRangeHooks =
     : decodeCrop(parameters.rois, source.width, source.height);
   const cropRois = parameters.rois.map((roi) => roiInCrop(roi, crop));
   const wholeCrop = roiInCrop(undefined, crop);
-  const decodeFrom = task.startFrame > 0 ? task.startFrame - 1 : 0;
+  const start = task.start ?? FILE_START;
+  const decodeFrom = start.frame;
+  if (decodeFrom > Math.max(0, task.startFrame - 1)) {
+    return Promise.reject(new Error(`a decode start at frame ${decodeFrom} cannot give frame ${task.startFrame - 1}`));
+  }
   const frameLimit = task.endFrame === null ? null : task.endFrame - decodeFrom;
-  const args = grayDecodeArgs(source, { startFrame: decodeFrom, frames: frameLimit, crop, threads: task.threads });
+  const args = grayDecodeArgs(source, { start, frames: frameLimit, crop, threads: task.threads });
 
   const counter = new IntensityCounter(crop.width, crop.height, parameters, needsRangeMapping(source));
   const activeRoi = roiCursor(parameters.rois, source.fps);
@@ -123,8 +138,13 @@ export function analyseFrameRange(task: FrameRangeTask, hooks: FrameRangeHooks =
         hooks.onProgress(produced);
       }
     });
+    let stderrOverflow = false;
     child.stderr.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES);
+      stderr += chunk.toString('utf8');
+      if (stderr.length > STDERR_JUDGE_BYTES) {
+        stderrOverflow = true;
+        stderr = stderr.slice(-STDERR_JUDGE_BYTES);
+      }
     });
     child.on('error', (error) => {
       failure ??= new ProcessError(`ffmpeg could not start: ${error.message}`, null, '');
@@ -132,9 +152,15 @@ export function analyseFrameRange(task: FrameRangeTask, hooks: FrameRangeHooks =
     child.on('close', (code) => {
       hooks.signal?.removeEventListener('abort', onAbort);
       if (failure) return reject(failure);
-      if (code !== 0) return reject(new ProcessError(`ffmpeg exited with code ${code}`, code, stderr.trim()));
+      const tail = stderr.slice(-STDERR_TAIL_BYTES).trim();
+      if (code !== 0) return reject(new ProcessError(`ffmpeg exited with code ${code}`, code, tail));
       if (assembler.leftoverBytes !== 0) {
-        return reject(new ProcessError('ffmpeg ended in the middle of a frame', code, stderr.trim()));
+        return reject(new ProcessError('ffmpeg ended in the middle of a frame', code, tail));
+      }
+      try {
+        judgeDecode(stderrOverflow ? `${stderr}\n(more than 64 KB of messages)` : stderr, start);
+      } catch (error) {
+        return reject(error);
       }
       hooks.onProgress?.(produced);
       const result: FrameRangeResult = { values: values.slice(0, produced), crop };

@@ -10,7 +10,6 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import type * as OpenCv from '@techstark/opencv-js';
@@ -22,66 +21,18 @@ import { runProcess } from '../../../adapters/media/run-process.js';
 import type { DecodeSource } from './decode.js';
 import { IntensityCounter, type Rect } from './intensity.js';
 import { analyseFrameRange, type MovementParameters } from './movement.js';
+import {
+  type Cv,
+  grayMat,
+  loadOpenCv,
+  openCvBlur,
+  openCvChanged,
+  openCvCountIn,
+  openCvMaskIn,
+} from './opencv.reference.js';
 import type { TimedRoi } from './plan.js';
 
-type Cv = typeof OpenCv;
-
-/**
- * opencv.js compiles its WebAssembly on load; its classes exist once the runtime is initialised. The module is
- * a thenable that resolves to itself, so it is handed back inside an object, never awaited.
- */
-function loadOpenCv(): Promise<{ cv: Cv }> {
-  const cv = createRequire(import.meta.url)('@techstark/opencv-js') as Cv & { onRuntimeInitialized?: () => void };
-  return new Promise((resolve) => {
-    if (typeof cv.Mat === 'function') resolve({ cv });
-    else cv.onRuntimeInitialized = () => resolve({ cv });
-  });
-}
-
 let cv: Cv;
-
-/** A gray OpenCV matrix holding `pixels` (the caller deletes it). */
-function grayMat(pixels: Uint8Array, width: number, height: number): OpenCv.Mat {
-  const mat = new cv.Mat(height, width, cv.CV_8UC1);
-  mat.data.set(pixels);
-  return mat;
-}
-
-/** `cv2.blur(gray, (3, 3))`, with OpenCV's defaults (anchor at the centre, BORDER_DEFAULT = BORDER_REFLECT_101). */
-function openCvBlur(gray: OpenCv.Mat): OpenCv.Mat {
-  const blurred = new cv.Mat();
-  cv.blur(gray, blurred, new cv.Size(3, 3));
-  return blurred;
-}
-
-/** `cv2.threshold(cv2.absdiff(current, previous), threshold, 255, THRESH_BINARY)`: 255 where the difference > threshold. */
-function openCvChanged(current: OpenCv.Mat, previous: OpenCv.Mat, threshold: number): OpenCv.Mat {
-  const difference = new cv.Mat();
-  cv.absdiff(current, previous, difference);
-  const changed = new cv.Mat();
-  cv.threshold(difference, changed, threshold, 255, cv.THRESH_BINARY);
-  difference.delete();
-  return changed;
-}
-
-function openCvCountIn(changed: OpenCv.Mat, roi: Rect): number {
-  const view = changed.roi(new cv.Rect(roi.x, roi.y, roi.width, roi.height));
-  const count = cv.countNonZero(view);
-  view.delete();
-  return count;
-}
-
-/** The ROI-sized 0/1 mask of `changed` inside `roi`. */
-function openCvMaskIn(changed: OpenCv.Mat, roi: Rect): number[] {
-  const view = changed.roi(new cv.Rect(roi.x, roi.y, roi.width, roi.height));
-  // copyTo packs the view's rows (opencv.js's clone of a view keeps the parent's row stride in `data`).
-  const copy = new cv.Mat();
-  view.copyTo(copy);
-  const mask = Array.from(copy.data, (v) => (v === 0 ? 0 : 1));
-  view.delete();
-  copy.delete();
-  return mask;
-}
 
 const noMorphology = { opening: 0, closing: 0, small_object_removal: 0 };
 

@@ -2,6 +2,7 @@
  * Pure planning for a movement-detection run: which ROI applies to a frame, which frames are bypassed, the
  * crop ffmpeg decodes, and how a video is cut into segments that workers process side by side.
  */
+import { type CleanStart, FILE_START } from '../../../adapters/media/clean-start.js';
 import type { Rect } from './intensity.js';
 
 /** A rectangle that becomes the active ROI from `start_s` on (until the next one starts). */
@@ -121,4 +122,43 @@ export function planSegments(frameCount: number, options: SegmentPlanOptions): S
     });
   }
   return segments;
+}
+
+export interface StartedSegment extends Segment {
+  /** Where its decode starts (the file's start for the first segment). */
+  start: CleanStart;
+}
+
+/**
+ * Gives each segment the clean start its decode needs (frame startFrame − 1 on), from `starts[i]` for segment
+ * i ≥ 1. A segment whose boundary has no proven start, or only one so far back that its decode would drop more
+ * than `maxLeadFrames` frames before its own, joins the segment before it: fewer segments, never a decode from a
+ * point not proven clean. The joined segments cover [0, frameCount) as before.
+ */
+export function withCleanStarts(
+  segments: readonly Segment[],
+  starts: readonly (CleanStart | null | undefined)[],
+  maxLeadFrames: number,
+): StartedSegment[] {
+  const out: StartedSegment[] = [];
+  for (const [i, segment] of segments.entries()) {
+    const start = i === 0 ? FILE_START : starts[i];
+    const usable =
+      start && start.frame <= segment.startFrame - 1 && segment.startFrame - 1 - start.frame <= maxLeadFrames;
+    const previous = out.at(-1);
+    if (i > 0 && !usable && previous) {
+      previous.endFrame = segment.endFrame;
+      continue;
+    }
+    out.push({ ...segment, index: out.length, start: start ?? FILE_START });
+  }
+  return out;
+}
+
+/**
+ * The most frames a segment's decode may drop before its own (from its clean start to its first frame): a
+ * segment's length or 10 s of video, whichever is more — so a cut costs at most about twice its segment.
+ */
+export function maxLeadFrames(fps: number, segmentFrames: number): number {
+  return Math.max(Math.round(10 * fps), segmentFrames);
 }

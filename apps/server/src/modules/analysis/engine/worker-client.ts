@@ -6,6 +6,7 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { DecodeErrorReport } from '../../../adapters/media/clean-start.js';
 import { ProcessError } from '../../../adapters/media/run-process.js';
 import type { TaskResults, WorkerMessage, WorkerTask } from './tasks.js';
 
@@ -88,7 +89,9 @@ export function runTask<Kind extends WorkerTask['kind']>(
           const error =
             message.name === 'ProcessError'
               ? new ProcessError(message.message, message.exitCode, message.stderrTail)
-              : new Error(message.message);
+              : message.name === 'DecodeErrorReport'
+                ? new DecodeErrorReport(message.stderrTail.split('\n'))
+                : new Error(message.message);
           settle(() => reject(error));
           break;
         }
