@@ -32,6 +32,8 @@ export interface AppConfig {
   analysisWorkers: number;
   /** Longest analysis segment in seconds of video; long videos are cut into segments any worker can take. */
   analysisSegmentSeconds: number;
+  /** Longest piece of a playback copy in seconds of video; pieces are encoded by any worker and joined. */
+  playbackPieceSeconds: number;
   /** Stripe subscriptions; undefined (billing off, every project active) unless STRIPE_SECRET_KEY is set. */
   billing: BillingConfig | undefined;
 }
@@ -127,6 +129,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     runHttp: true,
     analysisWorkers: positiveInt('ANALYSIS_WORKERS', env.ANALYSIS_WORKERS, availableParallelism()),
     analysisSegmentSeconds: positiveNumber('ANALYSIS_SEGMENT_SECONDS', env.ANALYSIS_SEGMENT_SECONDS, 300),
+    playbackPieceSeconds: positiveNumber('PLAYBACK_PIECE_SECONDS', env.PLAYBACK_PIECE_SECONDS, 300),
     billing: parseBilling(env),
     ...overrides,
   };

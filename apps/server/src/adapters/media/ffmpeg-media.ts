@@ -4,7 +4,6 @@ import {
   type Media,
   type ProbeOutput,
   parseProbe,
-  playbackCopyArgs,
   probeArgs,
   thumbnailArgs,
   UnreadableVideoError,
@@ -63,10 +62,6 @@ export class FfmpegMedia implements Media {
     if (!(await stat(output).catch(() => null))?.size) {
       await runProcess(this.binaries.ffmpeg, thumbnailArgs(input, output, 0), { signal });
     }
-  }
-
-  async playbackCopy(input: string, output: string, fpsRational: string, signal?: AbortSignal): Promise<void> {
-    await runProcess(this.binaries.ffmpeg, playbackCopyArgs(input, output, fpsRational), { signal });
   }
 }
 

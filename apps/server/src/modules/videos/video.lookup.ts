@@ -29,3 +29,8 @@ export const videoKeys = (prefix: string, originalExtension: string) => ({
   thumbnail: `${prefix}thumbnail.jpg`,
   playback: `${prefix}playback.mp4`,
 });
+
+/** Where the pieces of a playback copy wait for the join (removed after it). */
+export const playbackPiecesPrefix = (videoPrefix: string) => `${videoPrefix}playback-pieces/`;
+export const playbackPieceKey = (videoPrefix: string, index: number) =>
+  `${playbackPiecesPrefix(videoPrefix)}${index}.mp4`;
