@@ -97,15 +97,15 @@ describe('planning the pieces', () => {
 
   it('tells ffmpeg to keep every frame with its own time, and the join where each piece begins', () => {
     const args = pieceArgs('/in.avi', '/p.mp4', { seekS: 20, startS: 19.98, endS: 39.98 });
-    const after = (flag: string) => args[args.indexOf(flag) + 1];
-    expect(after('-vsync')).toBe('passthrough');
-    expect(after('-enc_time_base')).toBe('-1');
-    expect(after('-ss')).toBe('20.000000');
+    const argAfter = (flag: string) => args[args.indexOf(flag) + 1];
+    expect(argAfter('-vsync')).toBe('passthrough');
+    expect(argAfter('-enc_time_base')).toBe('-1');
+    expect(argAfter('-ss')).toBe('20.000000');
     expect(args.indexOf('-copyts')).toBeLessThan(args.indexOf('-i'));
-    expect(after('-vf')).toBe(
+    expect(argAfter('-vf')).toBe(
       'trim=start=19.980000:end=39.980000,setpts=PTS-STARTPTS,scale=trunc(iw/2)*2:trunc(ih/2)*2,format=yuv420p',
     );
-    expect(after('-bf')).toBe('0');
+    expect(argAfter('-bf')).toBe('0');
     expect(pieceArgs('/in.avi', '/p.mp4', { seekS: null, startS: null, endS: null })).not.toContain('-ss');
     expect(
       concatList([
