@@ -1,6 +1,6 @@
 // `npm run bench`: starts the built server on a fresh DATA_DIR (embedded shape: PGlite, local disk) and measures it
 // over real HTTP. Prints a markdown table and writes it to docs/benchmarks.md. `npm run bench -- --only=analysis`
-// (or `--only=agreement`) runs those rows alone and only prints them.
+// (or `--only=agreement`, `--only=copy`…) runs those rows alone and only prints them.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import {
   createReadStream,
@@ -21,6 +21,7 @@ import { agreementPhase } from './agreement-bench.js';
 import { analysisPhase } from './analysis-bench.js';
 import { annotatorBench } from './annotator-bench.js';
 import { chartBench } from './chart-bench.js';
+import { copyPhase } from './copy-bench.js';
 import { quickScorePhase } from './quick-score-bench.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -382,6 +383,7 @@ async function seededPhaseOnly(phase: typeof analysisPhase) {
 }
 const analysisOnly = () => seededPhaseOnly(analysisPhase);
 const agreementOnly = () => seededPhaseOnly(agreementPhase);
+const copyOnly = () => seededPhaseOnly(copyPhase);
 
 /** `--only=quick-score`: Quick Score's rows alone, on a fresh server. */
 async function quickScoreOnly() {
@@ -410,6 +412,7 @@ async function main() {
       analysis: analysisOnly,
       agreement: agreementOnly,
       'quick-score': quickScoreOnly,
+      copy: copyOnly,
     };
     const part = parts[only];
     if (!part) throw new Error(`unknown --only=${only}: parts that run alone are ${Object.keys(parts).join(', ')}`);
@@ -425,6 +428,7 @@ async function main() {
     await uploadPhase(embeddedDir, access, subjectsUrl);
     rows.push(...(await analysisPhase(harness, embeddedDir, subjectsUrl)));
     rows.push(...(await agreementPhase(harness, embeddedDir, subjectsUrl)));
+    rows.push(...(await copyPhase(harness, embeddedDir, subjectsUrl)));
     rows.push(...(await quickScorePhase(harness, embeddedDir, subjectsUrl, { email, password })));
   } finally {
     rmSync(embeddedDir, { recursive: true, force: true });
