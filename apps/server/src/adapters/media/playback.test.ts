@@ -128,6 +128,8 @@ describe('playback copies of generated videos (real ffmpeg)', () => {
     high420: path.join(dir, 'high-420.mp4'),
     /** MJPEG in AVI, 25 fps. */
     mjpeg: path.join(dir, 'mjpeg.avi'),
+    /** H.264 4:4:4 with intra refresh: its keyframes after the first are recovery points, not clean starts. */
+    refresh: path.join(dir, 'intra-refresh-444.mp4'),
   };
   /** Every frame's time, as ffprobe decodes them. */
   const frameTimes = (file: string) =>
@@ -152,6 +154,10 @@ describe('playback copies of generated videos (real ffmpeg)', () => {
       ...['-c:v', 'libx264', '-profile:v', 'high', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', files.high420],
     ]);
     ffmpeg([
+      ...['-f', 'lavfi', '-i', 'testsrc2=s=320x240:r=30', '-frames:v', '120', '-c:v', 'libx264', '-preset', 'veryfast'],
+      ...['-x264-params', 'intra-refresh=1:keyint=30', '-pix_fmt', 'yuv444p', files.refresh],
+    ]);
+    ffmpeg([
       ...['-f', 'lavfi', '-i', 'testsrc2=s=322x242:r=25', '-frames:v', '75'],
       ...['-c:v', 'mjpeg', '-q:v', '10', '-pix_fmt', 'yuvj420p', files.mjpeg],
     ]);
@@ -165,6 +171,24 @@ describe('playback copies of generated videos (real ffmpeg)', () => {
     expect(await decide(files.high420)).toBe(false);
     expect(await decide(files.mjpeg)).toBe(true);
   });
+
+  /**
+   * Each frame's PSNR (dB) between the copy and the original, paired in order: a frame shown at the wrong place
+   * (testsrc2 moves every frame) or decoded broken scores far below a faithful encode (≥ 35 dB here).
+   */
+  const psnrPerFrame = (copy: string, original: string) =>
+    execFileSync(binaries.ffmpeg, [
+      ...['-hide_banner', '-v', 'error', '-i', copy, '-i', original],
+      ...[
+        '-lavfi',
+        '[0]settb=1,setpts=N[c];[1]scale=trunc(iw/2)*2:trunc(ih/2)*2,format=yuv420p,settb=1,setpts=N[o];[c][o]psnr=stats_file=-',
+      ],
+      ...['-f', 'null', '-'],
+    ])
+      .toString('utf8')
+      .trim()
+      .split('\n')
+      .map((line) => Number(/psnr_avg:(\S+)/.exec(line)?.[1] ?? Number.NaN));
 
   /** Makes the copy in pieces as the jobs do (plan, encode each, join) and returns its path. */
   async function copyInPieces(file: string, parallelism: number): Promise<{ copy: string; pieces: number }> {
@@ -186,6 +210,7 @@ describe('playback copies of generated videos (real ffmpeg)', () => {
     ['vfr444', 3],
     ['mjpeg', 1],
     ['mjpeg', 4],
+    ['refresh', 3],
   ] as const)(
     '%s in %i piece(s): frame n of the copy is frame n of the original, at its time',
     async (name, parallelism) => {
@@ -200,6 +225,9 @@ describe('playback copies of generated videos (real ffmpeg)', () => {
       expect(got.length).toBe(want.length);
       const first = want[0]!;
       for (let i = 0; i < want.length; i++) expect(Math.abs(got[i]! - (want[i]! - first))).toBeLessThan(1e-6);
+      const psnr = psnrPerFrame(copy, original);
+      expect(psnr.length).toBe(want.length);
+      expect(Math.min(...psnr)).toBeGreaterThan(30);
       if (name === 'vfr444') {
         // Really variable: gaps of 33 ms and of 43 ms or more are both there, and kept.
         const gaps = new Set(want.slice(1).map((t, i) => Math.round((t - want[i]!) * 1000)));
