@@ -26,7 +26,7 @@ import { quickScorePhase } from './quick-score-bench.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const cacheDir = path.join(root, 'apps/server/.tmp/bench');
-const port = 8400 + Math.floor(Math.random() * 500);
+const port = Number(process.env.BENCH_PORT) || 8400 + Math.floor(Math.random() * 500);
 const base = `http://127.0.0.1:${port}`;
 const MB = 1024 * 1024;
 const rows: [string, string][] = [];
@@ -377,8 +377,11 @@ async function seededPhaseOnly(phase: typeof analysisPhase) {
       await server.stop();
     }
     rows.push(...(await phase(harness, dataDir, subjectsUrl)));
+  } catch (error) {
+    log(`the phase failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    throw error;
   } finally {
-    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true, maxRetries: 5 });
   }
 }
 const analysisOnly = () => seededPhaseOnly(analysisPhase);

@@ -75,7 +75,11 @@ export interface CopyPiece {
   endFrame: number;
   /** The keyframe ffmpeg seeks to (seconds); the piece decodes from there. */
   seekS: number;
-  /** Time bounds that keep exactly the piece's frames: halfway to the neighbouring frames; null = open. */
+  /**
+   * Time bounds that keep exactly the piece's frames: its first frame's time and the next piece's first frame's
+   * (excluded); null = open. Exact frame times, not midpoints: ffmpeg's `trim` rounds a bound to the stream's time
+   * base, so a midpoint (x.5 ticks at 1/30 s) may round down and drop a frame.
+   */
   startS: number | null;
   endS: number | null;
   /** From this piece's first frame to the next piece's (the join places the next piece there); null for the last. */
@@ -119,8 +123,8 @@ export function planCopyPieces(index: FrameIndex, options: PiecePlanOptions): Co
       startFrame,
       endFrame,
       seekS: time(startFrame),
-      startS: startFrame === 0 ? null : (time(startFrame - 1) + time(startFrame)) / 2,
-      endS: last ? null : (time(endFrame - 1) + time(endFrame)) / 2,
+      startS: startFrame === 0 ? null : time(startFrame),
+      endS: last ? null : time(endFrame),
       durationS: last ? null : time(endFrame) - time(startFrame),
     };
   });
