@@ -143,10 +143,15 @@ async function makePiece(context: AppContext, video: VideoRow, piece: PieceRow) 
   const controller = new AbortController();
   running.add(controller);
   let framesDone = 0;
+  let reporting = false;
   const ticker = setInterval(() => {
-    reportProgress(context, video.videoUuid, piece.index, framesDone).catch((error: unknown) =>
-      context.logger.warn({ err: error }, 'playback copy progress update failed'),
-    );
+    if (reporting) return;
+    reporting = true;
+    reportProgress(context, video.videoUuid, piece.index, framesDone)
+      .catch((error: unknown) => context.logger.warn({ err: error }, 'playback copy progress update failed'))
+      .finally(() => {
+        reporting = false;
+      });
   }, 1000);
   const original = await context.storage.localFile(video.originalKey);
   try {
@@ -160,7 +165,7 @@ async function makePiece(context: AppContext, video: VideoRow, piece: PieceRow) 
         {
           signal: controller.signal,
           threads: context.config.analysisWorkers > 1 ? 1 : 0,
-          onFrames: (frames) => (framesDone = frames),
+          onFrames: (frames) => (framesDone = Math.max(framesDone, frames)),
           warn: (message) => context.logger.warn({ videoUuid: video.videoUuid }, message),
         },
       );
