@@ -106,7 +106,9 @@ describe('playback copies in pieces, and no wait for them', () => {
     const uploaded = await uploadVideo(t.app, owner, project.videosUrl, avi, { filename: `${name}.avi` });
     const videoUuid: string = uploaded.json().video_uuid;
     const videoUrl = `${project.videosUrl}${videoUuid}/`;
-    await waitForVideo(t.app, owner, videoUrl);
+    // Its own copy first (the jobs would otherwise still be at work on it), then a copy to make by hand.
+    const settled = await waitForVideo(t.app, owner, videoUrl, undefined, 120_000);
+    expect(settled.playback_copy?.state).toBe('ready');
     await t.ctx.db
       .update(videos)
       .set({ playbackState: 'making', playbackKey: null, playbackProgress: 0 })
@@ -141,7 +143,7 @@ describe('playback copies in pieces, and no wait for them', () => {
       payload: { kind: 'movement_detection', parameters: {} },
     });
     expect(run.statusCode).toBe(201);
-  }, 60_000);
+  }, 180_000);
 
   it('a joined copy without the original’s frame count fails visibly and is not kept', async () => {
     const { videoUuid, videoUrl } = await videoMakingCopy('short-piece');
@@ -157,5 +159,5 @@ describe('playback copies in pieces, and no wait for them', () => {
       error: `Piece 1 of the playable copy has ${frames} frames instead of ${frames + 1}.`,
     });
     expect(video.playback).toBe('original');
-  }, 60_000);
+  }, 180_000);
 });
