@@ -101,6 +101,29 @@ describe('playback copies in pieces, and no wait for them', () => {
     expect(stream.headers['content-type']).toBe('video/mp4');
   }, 180_000);
 
+  it('refuses an analysis only while the upload itself is unfinished', async () => {
+    const [uploading] = await t.ctx.db
+      .insert(videos)
+      .values({
+        projectUuid: project.projectUuid,
+        subjectUuid: project.subjectUuid,
+        name: 'Still arriving',
+        originalFilename: 'arriving.avi',
+        status: 'uploading',
+      })
+      .returning();
+    const response = await t.app.inject({
+      method: 'POST',
+      url: `${project.videosUrl}${uploading!.videoUuid}/analysis/`,
+      headers: owner.headers,
+      payload: { kind: 'movement_detection', parameters: {} },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({
+      errors: 'The video is still being uploaded: analyse it once the upload has finished.',
+    });
+  });
+
   /** A video whose copy is being made, with one piece (all its frames) not done. */
   async function videoMakingCopy(name: string) {
     const uploaded = await uploadVideo(t.app, owner, project.videosUrl, avi, { filename: `${name}.avi` });
