@@ -11,6 +11,7 @@ import type { Storage } from './adapters/storage/storage.js';
 import type { AppConfig } from './config.js';
 import { type Database, type DatabaseHandle, openDatabase } from './db/client.js';
 import { type AnyJobDefinition, JobQueue } from './jobs/job-queue.js';
+import { localTempDir } from './lib/storage-keys.js';
 import { TokenService } from './lib/tokens.js';
 
 /** Everything a route, service or job handler needs, built once from configuration at start. */
@@ -45,7 +46,7 @@ export async function createContext(
   const storage: Storage = config.s3
     ? new (await import('./adapters/storage/s3-storage.js')).S3Storage({
         ...config.s3,
-        tmpDir: path.join(config.dataDir, 'tmp'),
+        tmpDir: localTempDir(config.dataDir),
       })
     : new LocalStorage(path.join(config.dataDir, 'files'));
   const media: Media = new FfmpegMedia(resolveMediaBinaries(config.dataDir));

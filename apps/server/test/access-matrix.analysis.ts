@@ -3,8 +3,7 @@ import { readFileSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { analyses, analysisEvents, videos } from '../src/db/schema.js';
-import { analysisStoragePrefix } from '../src/modules/analysis/analysis.runs.js';
-import { videoKeys, videoStoragePrefix } from '../src/modules/videos/video.lookup.js';
+import { analysisKeys, videoKeys } from '../src/lib/storage-keys.js';
 import type { Endpoint, Fixture } from './access-matrix.types.js';
 import { analysisFixtures, JUMPS_FIXTURE } from './fixtures/videos.js';
 
@@ -25,8 +24,7 @@ export function withRun(status: 'succeeded' | 'queued'): Endpoint['prepare'] {
   return async (t, fixture, owner) => {
     const J = JUMPS_FIXTURE;
     const videoUuid = randomUUID();
-    const prefix = videoStoragePrefix(fixture.projectUuid, fixture.subjectUuid, videoUuid);
-    const originalKey = videoKeys(prefix, '.mp4').original;
+    const originalKey = videoKeys({ projectUuid: fixture.projectUuid, videoUuid }, '.mp4').original;
     await t.ctx.storage.write(originalKey, readFileSync(analysisFixtures().jumpsMp4));
     await t.ctx.db.insert(videos).values({
       videoUuid,
@@ -60,13 +58,13 @@ export function withRun(status: 'succeeded' | 'queued'): Endpoint['prepare'] {
       })
       .returning();
     if (status === 'succeeded') {
-      const runPrefix = analysisStoragePrefix(run!);
+      const keys = analysisKeys(run!);
       const values = Float64Array.from({ length: J.frames }, (_, i) => (i % 30 === 0 ? 100 : 0));
-      await t.ctx.storage.write(`${runPrefix}series.f64`, Buffer.from(values.buffer));
-      await t.ctx.storage.write(`${runPrefix}series.csv`, Buffer.from('frame,time_s,value\n0,0,0\n'));
+      await t.ctx.storage.write(keys.series, Buffer.from(values.buffer));
+      await t.ctx.storage.write(keys.seriesCsv, Buffer.from('frame,time_s,value\n0,0,0\n'));
       await t.ctx.db
         .update(analyses)
-        .set({ seriesKey: `${runPrefix}series.f64`, seriesCsvKey: `${runPrefix}series.csv`, sampleCount: J.frames })
+        .set({ seriesKey: keys.series, seriesCsvKey: keys.seriesCsv, sampleCount: J.frames })
         .where(eqRun(run!.analysisUuid));
       await t.ctx.db.insert(analysisEvents).values([
         { analysisUuid: run!.analysisUuid, id: 1, time: 1, originalTime: 1 },

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { videos } from '../src/db/schema.js';
-import { videoKeys, videoStoragePrefix } from '../src/modules/videos/video.lookup.js';
+import { videoKeys } from '../src/lib/storage-keys.js';
 import type { Endpoint, Fixture } from './access-matrix.types.js';
 import { videoMultipart } from './factories-videos.js';
 import { videoFixtures } from './fixtures/videos.js';
@@ -28,7 +28,7 @@ const withVideo: Endpoint['prepare'] = async (t, fixture) => {
       status: 'ready',
     })
     .returning();
-  const key = videoKeys(videoStoragePrefix(fixture.projectUuid, fixture.subjectUuid, row!.videoUuid), '.mp4').original;
+  const key = videoKeys(row!, '.mp4').original;
   await t.ctx.storage.write(key, Buffer.alloc(2048, 7));
   await t.ctx.db.update(videos).set({ originalKey: key, sizeBytes: 2048 }).where(eq(videos.videoUuid, row!.videoUuid));
   fixture.videoUuid = row!.videoUuid;

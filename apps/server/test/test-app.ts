@@ -34,6 +34,15 @@ export async function createPostgresDatabase(adminUrl: string): Promise<{ url: s
     async drop() {
       const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();
+      // Pools closed a moment ago may still be hanging up; forcing them off would surface as an unhandled 57P01
+      // in the test process, so wait (up to 5 s) for the database to have no sessions before the forced drop.
+      for (let waited = 0; waited < 5_000; waited += 100) {
+        const { rows } = await client.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [
+          name,
+        ]);
+        if (rows[0].n === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await client.end();
     },

@@ -235,6 +235,11 @@ export const videos = pgTable(
     originalKey: text('original_key'),
     playbackKey: text('playback_key'),
     thumbnailKey: text('thumbnail_key'),
+    /**
+     * Where the files of a video stored before migration 0010 live (`projects/{p}/subjects/{s}/videos/{v}/`, the
+     * subject it had then); null for later videos, whose prefix follows from project and video. Never changes.
+     */
+    legacyStoragePrefix: text('legacy_storage_prefix'),
     /** Bytes of derived files (playback copy, thumbnail), counted in project storage. */
     derivedBytes: bigint('derived_bytes', { mode: 'number' }).notNull().default(0),
     processingJobId: text('processing_job_id'),

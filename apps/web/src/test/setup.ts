@@ -1,5 +1,8 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
+
+// Lazy routes and first renders can take seconds on a loaded 2-core machine; a wait fails only after 5 s.
+configure({ asyncUtilTimeout: 5000 });
 
 // jsdom has no matchMedia; the theme and the sidebar read it.
 function installMatchMedia(matches = false) {

@@ -19,7 +19,7 @@ import { ProcessError } from '../../adapters/media/run-process.js';
 import type { AppContext } from '../../context.js';
 import { analyses, analysisEvents, analysisSegments, videos } from '../../db/schema.js';
 import type { JobDefinition } from '../../jobs/job-queue.js';
-import { videoStoragePrefix } from '../videos/video.lookup.js';
+import { analysisKeys, jobWorkDir } from '../../lib/storage-keys.js';
 import {
   type EventDetectionParameterValues,
   freezingOf,
@@ -35,14 +35,7 @@ export type AnalysisRow = typeof analyses.$inferSelect;
 /** What the run keeps about its video (from ffprobe at creation), so every worker decodes it the same way. */
 export type RunSource = Omit<DecodeSource, 'path'> & { frameCount: number; durationS: number; originalKey: string };
 
-/** Storage prefix of a run's files (under its video, so deleting the video removes them). */
-export function analysisStoragePrefix(
-  run: Pick<AnalysisRow, 'projectUuid' | 'subjectUuid' | 'videoUuid' | 'analysisUuid'>,
-) {
-  return `${videoStoragePrefix(run.projectUuid, run.subjectUuid, run.videoUuid)}analyses/${run.analysisUuid}/`;
-}
-
-const segmentKey = (run: AnalysisRow, index: number) => `${analysisStoragePrefix(run)}segments/${index}.f64`;
+const segmentKey = (run: AnalysisRow, index: number) => analysisKeys(run).segment(index);
 
 /**
  * The input ffmpeg reads: on S3 a presigned URL (ffmpeg seeks with range requests, so a segment reads only its
@@ -280,7 +273,7 @@ async function readFloat64(context: AppContext, key: string): Promise<Float64Arr
 }
 
 async function withWorkDir<T>(context: AppContext, work: (dir: string) => Promise<T>): Promise<T> {
-  const dir = path.join(context.config.dataDir, 'tmp', `analysis-${randomUUID()}`);
+  const dir = jobWorkDir(context.config.dataDir, 'analysis', randomUUID());
   await mkdir(dir, { recursive: true });
   try {
     return await work(dir);
@@ -308,8 +301,8 @@ async function finishMovementRun(context: AppContext, analysisUuid: string) {
     values.set(part, offset);
     offset += part.length;
   }
-  const prefix = analysisStoragePrefix(run);
-  const keys = { seriesKey: `${prefix}series.f64`, timesKey: null, seriesCsvKey: `${prefix}series.csv` };
+  const stored = analysisKeys(run);
+  const keys = { seriesKey: stored.series, timesKey: null, seriesCsvKey: stored.seriesCsv };
   await context.storage.write(keys.seriesKey, Buffer.from(values.buffer));
   await withWorkDir(context, async (dir) => {
     const csvPath = path.join(dir, 'series.csv');
@@ -330,7 +323,7 @@ async function finishMovementRun(context: AppContext, analysisUuid: string) {
     await context.storage.importFile(keys.seriesCsvKey, csvPath, 'text/csv');
     await completeRun(context, run, { values, times: null, fps: source.fps }, detected, keys);
   });
-  await context.storage.deletePrefix(`${prefix}segments/`);
+  await context.storage.deletePrefix(stored.segmentsPrefix);
 }
 
 /** Stores the events and the summary and marks the run succeeded — unless it was revoked meanwhile. */

@@ -10,14 +10,14 @@ import { runProcess } from '../../adapters/media/run-process.js';
 import type { AppContext } from '../../context.js';
 import { analyses, analysisSegments } from '../../db/schema.js';
 import { badRequest, conflict, type HttpError, payloadTooLarge, unsupportedMediaType } from '../../lib/errors.js';
+import { analysisKeys, jobWorkDir } from '../../lib/storage-keys.js';
 import { APP_VERSION } from '../../version.js';
-import type { VideoRow } from '../videos/video.lookup.js';
+import { subjectOfVideoNow, type VideoRow } from '../videos/video.lookup.js';
 import { findRunOfVideo, getAnalysis } from './analysis.read.js';
 import {
   abortLocalRun,
   analysisDetectJob,
   analysisSegmentJob,
-  analysisStoragePrefix,
   completeRun,
   openMediaInput,
   type RunSource,
@@ -154,7 +154,7 @@ export async function createAnalysis(
   requireAnalysable(video);
   const base = {
     projectUuid: video.projectUuid,
-    subjectUuid: video.subjectUuid,
+    subjectUuid: subjectOfVideoNow(video.videoUuid),
     videoUuid: video.videoUuid,
     createdById: userId,
     softwareVersion: await softwareVersion(context),
@@ -302,7 +302,7 @@ export async function importTimeseries(context: AppContext, video: VideoRow, use
   if (!request.isMultipart()) {
     throw unsupportedMediaType('Send the time series as multipart/form-data in the field "timeseries".');
   }
-  const dir = path.join(context.config.dataDir, 'tmp', `import-${randomUUID()}`);
+  const dir = jobWorkDir(context.config.dataDir, 'import', randomUUID());
   await mkdir(dir, { recursive: true });
   try {
     const file = path.join(dir, 'timeseries.csv');
@@ -338,7 +338,7 @@ export async function importTimeseries(context: AppContext, video: VideoRow, use
       .insert(analyses)
       .values({
         projectUuid: video.projectUuid,
-        subjectUuid: video.subjectUuid,
+        subjectUuid: subjectOfVideoNow(video.videoUuid),
         videoUuid: video.videoUuid,
         kind: 'timeseries_import',
         parameters,
@@ -349,12 +349,12 @@ export async function importTimeseries(context: AppContext, video: VideoRow, use
         softwareVersion: await softwareVersion(context),
       })
       .returning();
-    const prefix = analysisStoragePrefix(run!);
+    const stored = analysisKeys(run!);
     try {
       const keys = {
-        seriesKey: `${prefix}series.f64`,
-        timesKey: series.times ? `${prefix}times.f64` : null,
-        seriesCsvKey: `${prefix}series.csv`,
+        seriesKey: stored.series,
+        timesKey: series.times ? stored.times : null,
+        seriesCsvKey: stored.seriesCsv,
       };
       await context.storage.write(keys.seriesKey, Buffer.from(series.values.buffer, 0, series.values.byteLength));
       if (series.times && keys.timesKey) {
@@ -373,7 +373,7 @@ export async function importTimeseries(context: AppContext, video: VideoRow, use
     } catch (error) {
       // Nothing half-imported stays behind.
       await context.db.delete(analyses).where(eq(analyses.analysisUuid, run!.analysisUuid));
-      await context.storage.deletePrefix(prefix);
+      await context.storage.deletePrefix(stored.prefix);
       throw error;
     }
     return run!.analysisUuid;

@@ -13,10 +13,10 @@ import {
 import type { ProjectRow } from '../../lib/access.js';
 import { fieldError } from '../../lib/errors.js';
 import { type ListQuery, likePattern, parseOrdering, toPage } from '../../lib/pagination.js';
+import { projectLogoKey, projectStoragePrefix } from '../../lib/storage-keys.js';
 import { cancelSubscriptionOf, initialProjectStatus } from '../billing/billing.service.js';
 import { deleteRowsAndFiles } from '../files/file-deletion.js';
 import { fileUrl } from '../files/file-urls.js';
-import { projectStoragePrefix } from '../subjects/subject.lookup.js';
 import { displayName } from '../users/user.serializer.js';
 import { PROJECT_ORDERING, type ProjectResponse } from './project.schemas.js';
 
@@ -187,7 +187,7 @@ export async function replaceLogo(
   project: ProjectRow,
   image: { data: Buffer; name: string },
 ): Promise<ProjectResponse> {
-  const key = `${projectStoragePrefix(project.projectUuid)}logo/${image.name}`;
+  const key = projectLogoKey(project.projectUuid, image.name);
   await context.storage.write(key, image.data);
   await context.db
     .update(projects)

@@ -21,10 +21,3 @@ export async function getSubjectOrThrow(
   if (!subject) throw notFound();
   return subject;
 }
-
-/** Storage prefix of everything a subject owns (its videos' originals, copies, thumbnails, analyses). */
-export const subjectStoragePrefix = (projectUuid: string, subjectUuid: string) =>
-  `projects/${projectUuid}/subjects/${subjectUuid}/`;
-
-/** Storage prefix of everything a project owns. */
-export const projectStoragePrefix = (projectUuid: string) => `projects/${projectUuid}/`;

@@ -1,12 +1,14 @@
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
+import type { Database } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { subjects } from '../../db/schema.js';
+import { subjects, videos } from '../../db/schema.js';
 import { isUuid } from '../../lib/access.js';
 import { fieldError } from '../../lib/errors.js';
 import { type ListQuery, likePattern, parseOrdering, toPage } from '../../lib/pagination.js';
-import { deleteRowsAndFiles } from '../files/file-deletion.js';
-import { type SubjectRow, subjectStoragePrefix } from './subject.lookup.js';
+import { videoStoragePrefixes } from '../../lib/storage-keys.js';
+import { deleteRowsAndFiles, scheduleFileDeletion } from '../files/file-deletion.js';
+import type { SubjectRow } from './subject.lookup.js';
 import { SUBJECT_ORDERING, type SubjectResponse } from './subject.schemas.js';
 
 // Spelled out with table names: in a single-table select Drizzle leaves columns unqualified, which would turn
@@ -101,8 +103,25 @@ export async function updateSubject(
   return getSubject(context, subject.subjectUuid);
 }
 
+/**
+ * Within the deleting transaction: records the files of the subjects' videos for deletion. A subject has no storage
+ * prefix of its own — files are keyed by video, and a video moved here from another subject keeps its keys.
+ */
+async function scheduleVideoFilesOf(tx: Database, subjectUuids: string[]) {
+  const owned = await tx
+    .select({
+      projectUuid: videos.projectUuid,
+      videoUuid: videos.videoUuid,
+      legacyStoragePrefix: videos.legacyStoragePrefix,
+    })
+    .from(videos)
+    .where(inArray(videos.subjectUuid, subjectUuids));
+  await scheduleFileDeletion(tx, owned.flatMap(videoStoragePrefixes));
+}
+
 export async function deleteSubject(context: AppContext, subject: SubjectRow): Promise<void> {
-  await deleteRowsAndFiles(context, [subjectStoragePrefix(subject.projectUuid, subject.subjectUuid)], async (tx) => {
+  await deleteRowsAndFiles(context, [], async (tx) => {
+    await scheduleVideoFilesOf(tx, [subject.subjectUuid]);
     await tx.delete(subjects).where(eq(subjects.subjectUuid, subject.subjectUuid));
   });
 }
@@ -129,13 +148,8 @@ export async function bulkDeleteSubjects(
       `Unknown subject(s) in this project: ${missing.join(', ')}. Nothing was deleted.`,
     );
   }
-  await deleteRowsAndFiles(
-    context,
-    wanted.map((id) => subjectStoragePrefix(projectUuid, id)),
-    async (tx) => {
-      await tx
-        .delete(subjects)
-        .where(and(eq(subjects.projectUuid, projectUuid), inArray(subjects.subjectUuid, wanted)));
-    },
-  );
+  await deleteRowsAndFiles(context, [], async (tx) => {
+    await scheduleVideoFilesOf(tx, wanted);
+    await tx.delete(subjects).where(and(eq(subjects.projectUuid, projectUuid), inArray(subjects.subjectUuid, wanted)));
+  });
 }

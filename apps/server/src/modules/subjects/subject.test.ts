@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, createUser, type TestUser } from '../../../test/factories.js';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
 import { pendingFileDeletions, subjects, videos } from '../../db/schema.js';
+import { legacyVideoStoragePrefix, videoStoragePrefix } from '../../lib/storage-keys.js';
 
 describe('subjects', () => {
   let t: TestApp;
@@ -109,27 +110,38 @@ describe('subjects', () => {
     expect(created.json()).toEqual({ errors: 'Viewers have read-only access to this project.' });
   });
 
-  it('deletes a subject with its files', async () => {
+  it('deletes a subject with its videos’ files, in the current layout and the one from before migration 0010', async () => {
     const subject = (await post(owner, base, { name: 'D1' })).json();
-    const folder = path.join(
-      t.dataDir,
-      'files',
-      'projects',
-      projectUuid,
-      'subjects',
-      subject.subject_uuid,
-      'videos',
-      'v',
-    );
-    mkdirSync(folder, { recursive: true });
-    writeFileSync(path.join(folder, 'original.mp4'), 'x');
+    const files = path.join(t.dataDir, 'files');
+    const [current] = await t.ctx.db
+      .insert(videos)
+      .values({ projectUuid, subjectUuid: subject.subject_uuid, name: 'now', originalFilename: 'now.mp4' })
+      .returning();
+    const currentDir = path.join(files, videoStoragePrefix(current!));
+    const legacyPrefix = legacyVideoStoragePrefix(projectUuid, subject.subject_uuid, 'old');
+    const [legacy] = await t.ctx.db
+      .insert(videos)
+      .values({
+        projectUuid,
+        subjectUuid: subject.subject_uuid,
+        name: 'old',
+        originalFilename: 'old.mp4',
+        legacyStoragePrefix: legacyPrefix,
+      })
+      .returning();
+    for (const dir of [path.join(currentDir, 'analyses', 'a'), path.join(files, legacyPrefix)]) {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(path.join(dir, 'original.mp4'), 'x');
+    }
     const response = await t.app.inject({
       method: 'DELETE',
       url: `${base}${subject.subject_uuid}/`,
       headers: owner.headers,
     });
     expect(response.statusCode).toBe(204);
-    expect(existsSync(path.dirname(folder))).toBe(false);
+    expect(existsSync(currentDir)).toBe(false);
+    expect(existsSync(path.join(files, legacyPrefix))).toBe(false);
+    expect(await t.ctx.db.select().from(videos).where(eq(videos.videoUuid, legacy!.videoUuid))).toEqual([]);
     expect(await t.ctx.db.select().from(pendingFileDeletions)).toEqual([]);
   });
 

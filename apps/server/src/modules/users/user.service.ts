@@ -6,6 +6,7 @@ import type { UserRow } from '../../lib/authenticate.js';
 import { fieldError } from '../../lib/errors.js';
 import type { readImageUpload } from '../../lib/image-upload.js';
 import { type ListQuery, likePattern, parseOrdering, toPage } from '../../lib/pagination.js';
+import { userAvatarKey } from '../../lib/storage-keys.js';
 import { displayName } from './user.serializer.js';
 
 export interface ProfileChanges {
@@ -44,7 +45,7 @@ export async function replaceAvatar(
   user: UserRow,
   image: Awaited<ReturnType<typeof readImageUpload>>,
 ): Promise<UserRow> {
-  const key = `users/${user.id}/avatar-${image.name}`;
+  const key = userAvatarKey(user.id, image.name);
   await ctx.storage.write(key, image.data, contentTypes[image.ext]);
   const [row] = await ctx.db.update(users).set({ avatarKey: key }).where(eq(users.id, user.id)).returning();
   if (user.avatarKey && user.avatarKey !== key) {

@@ -12,6 +12,7 @@ import {
 import { type VideoFixtures, videoFixtures } from '../../../test/fixtures/videos.js';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
 import { memberships, pendingFileDeletions, videos } from '../../db/schema.js';
+import { videoStoragePrefix } from '../../lib/storage-keys.js';
 
 function filesUnder(dir: string): string[] {
   if (!existsSync(dir)) return [];
@@ -42,8 +43,8 @@ describe('videos: list, detail, update, delete, stream', () => {
   }
 
   const filesDir = () => path.join(t.dataDir, 'files');
-  const videoDir = (videoUuid: string, subjectUuid = project.subjectUuid) =>
-    path.join(filesDir(), `projects/${project.projectUuid}/subjects/${subjectUuid}/videos/${videoUuid}`);
+  const videoDir = (videoUuid: string) =>
+    path.join(filesDir(), videoStoragePrefix({ projectUuid: project.projectUuid, videoUuid }));
 
   beforeAll(async () => {
     fixtures = videoFixtures();
@@ -186,7 +187,7 @@ describe('videos: list, detail, update, delete, stream', () => {
     expect(row!.name).toBe('After');
   });
 
-  it('moves a ready video to another subject of the project, files included', async () => {
+  it('moves a ready video to another subject of the project; its files stay where they are', async () => {
     const video = await upload('Mover');
     const url = `${project.videosUrl}${video.video_uuid}/`;
     const target = await createSubjectRow(t.ctx, project.projectUuid);
@@ -217,9 +218,9 @@ describe('videos: list, detail, update, delete, stream', () => {
     });
     expect(moved.statusCode).toBe(200);
     expect(moved.json().subject_uuid).toBe(target);
-    expect(filesUnder(videoDir(video.video_uuid))).toEqual([]);
-    expect(filesUnder(videoDir(video.video_uuid, target))).toEqual(['original.mp4']);
-    expect(readFileSync(path.join(videoDir(video.video_uuid, target), 'original.mp4'))).toEqual(mp4);
+    // Keys name the project and the video, not the subject: nothing on disk changes.
+    expect(filesUnder(videoDir(video.video_uuid))).toEqual(['original.mp4']);
+    expect(readFileSync(path.join(videoDir(video.video_uuid), 'original.mp4'))).toEqual(mp4);
     const newUrl = `/api/projects/${project.projectUuid}/subjects/${target}/videos/${video.video_uuid}/`;
     expect((await t.app.inject({ method: 'GET', url: newUrl, headers: owner.headers })).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'GET', url, headers: owner.headers })).statusCode).toBe(404);

@@ -10,7 +10,8 @@ import { ProcessError } from '../../adapters/media/run-process.js';
 import type { AppContext } from '../../context.js';
 import { playbackPieces, videos } from '../../db/schema.js';
 import type { JobDefinition } from '../../jobs/job-queue.js';
-import { type VideoRow, videoKeys, videoStoragePrefix } from './video.lookup.js';
+import { jobWorkDir, videoKeys, videoStoragePrefix } from '../../lib/storage-keys.js';
+import type { VideoRow } from './video.lookup.js';
 import { planPlaybackCopy, queuePlaybackPieces } from './video.playback.js';
 
 /** A failure that retrying cannot fix (the original is gone or unreadable): the video fails at once. */
@@ -44,14 +45,14 @@ async function fileSize(file: string): Promise<number> {
  */
 export async function processVideo(context: AppContext, video: VideoRow, signal?: AbortSignal): Promise<void> {
   if (!video.originalKey) throw new PermanentFailure('The video has no original file.');
-  const prefix = videoStoragePrefix(video.projectUuid, video.subjectUuid, video.videoUuid);
-  const keys = videoKeys(prefix, path.extname(video.originalKey));
+  const prefix = videoStoragePrefix(video);
+  const keys = videoKeys(video, path.extname(video.originalKey));
   if (!(await context.storage.stat(video.originalKey))) {
     throw new PermanentFailure('The original file is missing from storage; upload the video again.');
   }
   // A retry after the copy was planned only queues what is left of it.
   const copyPlanned = video.playbackState === 'making' || video.playbackState === 'ready';
-  const workDir = path.join(context.config.dataDir, 'tmp', `job-${randomUUID()}`);
+  const workDir = jobWorkDir(context.config.dataDir, 'job', randomUUID());
   await mkdir(workDir, { recursive: true });
   const original = await context.storage.localFile(video.originalKey);
   try {

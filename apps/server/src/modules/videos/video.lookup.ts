@@ -1,11 +1,17 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { videos } from '../../db/schema.js';
 import { isUuid } from '../../lib/access.js';
 import { notFound } from '../../lib/errors.js';
-import { subjectStoragePrefix } from '../subjects/subject.lookup.js';
 
 export type VideoRow = typeof videos.$inferSelect;
+
+/**
+ * The video's subject as a run's INSERT executes, read under a share lock: a run created while the video moves
+ * (which updates the video and its runs in one transaction) still ends up naming the subject the video is in.
+ */
+export const subjectOfVideoNow = (videoUuid: string): SQL<string> =>
+  sql`(select "subject_uuid" from "videos" where "video_uuid" = ${videoUuid} for share)`;
 
 /** The video of a subject, or 404 (also for a video of another subject). Call after the access check. */
 export async function getVideoOrThrow(context: AppContext, subjectUuid: string, videoUuid: string): Promise<VideoRow> {
@@ -18,19 +24,3 @@ export async function getVideoOrThrow(context: AppContext, subjectUuid: string, 
   if (!video) throw notFound();
   return video;
 }
-
-/** Storage prefix of everything a video owns: original, playback copy, thumbnail, analysis outputs. */
-export const videoStoragePrefix = (projectUuid: string, subjectUuid: string, videoUuid: string) =>
-  `${subjectStoragePrefix(projectUuid, subjectUuid)}videos/${videoUuid}/`;
-
-/** Keys of a video's own files. The original keeps its extension (`original.avi`) so tools can tell the type. */
-export const videoKeys = (prefix: string, originalExtension: string) => ({
-  original: `${prefix}original${originalExtension}`,
-  thumbnail: `${prefix}thumbnail.jpg`,
-  playback: `${prefix}playback.mp4`,
-});
-
-/** Where the pieces of a playback copy wait for the join (removed after it). */
-export const playbackPiecesPrefix = (videoPrefix: string) => `${videoPrefix}playback-pieces/`;
-export const playbackPieceKey = (videoPrefix: string, index: number) =>
-  `${playbackPiecesPrefix(videoPrefix)}${index}.mp4`;

@@ -28,13 +28,8 @@ import { ProcessError } from '../../adapters/media/run-process.js';
 import type { AppContext } from '../../context.js';
 import { playbackPieces, videos } from '../../db/schema.js';
 import type { JobDefinition } from '../../jobs/job-queue.js';
-import {
-  playbackPieceKey,
-  playbackPiecesPrefix,
-  type VideoRow,
-  videoKeys,
-  videoStoragePrefix,
-} from './video.lookup.js';
+import { jobWorkDir, playbackPieceKeys, videoKeys, videoStoragePrefixes } from '../../lib/storage-keys.js';
+import type { VideoRow } from './video.lookup.js';
 
 type PieceRow = typeof playbackPieces.$inferSelect;
 
@@ -50,7 +45,9 @@ function copyReason(error: unknown): string {
   return 'Making the playable copy failed unexpectedly.';
 }
 
-const prefixOf = (video: VideoRow) => videoStoragePrefix(video.projectUuid, video.subjectUuid, video.videoUuid);
+async function removeFilesOf(context: AppContext, video: VideoRow) {
+  for (const prefix of videoStoragePrefixes(video)) await context.storage.deletePrefix(prefix);
+}
 
 async function loadVideo(context: AppContext, videoUuid: string): Promise<VideoRow | undefined> {
   const [video] = await context.db.select().from(videos).where(eq(videos.videoUuid, videoUuid)).limit(1);
@@ -65,7 +62,7 @@ async function markCopyFailed(context: AppContext, videoUuid: string, reason: st
 }
 
 async function withWorkDir<T>(context: AppContext, work: (dir: string) => Promise<T>): Promise<T> {
-  const dir = path.join(context.config.dataDir, 'tmp', `playback-${randomUUID()}`);
+  const dir = jobWorkDir(context.config.dataDir, 'playback', randomUUID());
   await mkdir(dir, { recursive: true });
   try {
     return await work(dir);
@@ -169,7 +166,7 @@ async function makePiece(context: AppContext, video: VideoRow, piece: PieceRow) 
           warn: (message) => context.logger.warn({ videoUuid: video.videoUuid }, message),
         },
       );
-      await context.storage.importFile(playbackPieceKey(prefixOf(video), piece.index), output, 'video/mp4');
+      await context.storage.importFile(playbackPieceKeys(video).piece(piece.index), output, 'video/mp4');
     });
   } finally {
     clearInterval(ticker);
@@ -202,18 +199,18 @@ async function completePiece(context: AppContext, videoUuid: string, index: numb
 
 /** Joins the stored pieces, checks the frame count against the original's, stores the copy and marks it ready. */
 async function joinCopy(context: AppContext, video: VideoRow) {
-  const prefix = prefixOf(video);
+  const pieceKeys = playbackPieceKeys(video);
   const pieces = await context.db
     .select()
     .from(playbackPieces)
     .where(eq(playbackPieces.videoUuid, video.videoUuid))
     .orderBy(asc(playbackPieces.index));
   const expected = pieces.reduce((sum, p) => sum + (p.endFrame - p.startFrame), 0);
-  const copyKey = videoKeys(prefix, '').playback;
+  const copyKey = videoKeys(video, '').playback;
   const bytes = await withWorkDir(context, async (dir) => {
     const locals: { path: string; release(): Promise<void> }[] = [];
     try {
-      for (const piece of pieces) locals.push(await context.storage.localFile(playbackPieceKey(prefix, piece.index)));
+      for (const piece of pieces) locals.push(await context.storage.localFile(pieceKeys.piece(piece.index)));
       const output = path.join(dir, 'playback.mp4');
       await joinPieces(
         context.media.binaries,
@@ -245,9 +242,9 @@ async function joinCopy(context: AppContext, video: VideoRow) {
     })
     .where(and(eq(videos.videoUuid, video.videoUuid), eq(videos.playbackState, 'making')))
     .returning({ videoUuid: videos.videoUuid });
-  await context.storage.deletePrefix(playbackPiecesPrefix(prefix));
+  await context.storage.deletePrefix(pieceKeys.prefix);
   // Deleted while we worked: its files were already removed, so remove what we just added.
-  if (!updated && !(await loadVideo(context, video.videoUuid))) await context.storage.deletePrefix(prefix);
+  if (!updated && !(await loadVideo(context, video.videoUuid))) await removeFilesOf(context, video);
   else if (updated) await context.db.delete(playbackPieces).where(eq(playbackPieces.videoUuid, video.videoUuid));
 }
 
@@ -274,7 +271,7 @@ export const playbackPieceJob: JobDefinition<{ videoUuid: string; index: number 
       if (!piece.done) await makePiece(context, video, piece);
       if (await completePiece(context, videoUuid, index)) await joinCopy(context, video);
       // Deleted while this piece was made: remove what it stored.
-      if (!(await loadVideo(context, videoUuid))) await context.storage.deletePrefix(prefixOf(video));
+      if (!(await loadVideo(context, videoUuid))) await removeFilesOf(context, video);
     } catch (error) {
       const permanent = error instanceof CopyFailure || error instanceof PieceMismatchError;
       if (permanent || job.isFinalAttempt) {

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -8,6 +7,7 @@ import { unauthorized } from '../../lib/errors.js';
 import { errorSchema, noContent, projectErrorResponses } from '../../lib/openapi.js';
 import { listQuerySchema, pageSchema } from '../../lib/pagination.js';
 import { projectScope, subjectScope, videoScope } from '../../lib/project-scope.js';
+import { multipartUploadsDir } from '../../lib/storage-keys.js';
 import { projectParams } from '../projects/project.schemas.js';
 import {
   batchDestroyBody,
@@ -97,7 +97,7 @@ export default async function videoRoutes(app: FastifyInstance) {
       const { user, subject } = subjectScope(request);
       const upload = await receiveMultipartVideo(
         request,
-        path.join(ctx.config.dataDir, 'tmp', 'uploads'),
+        multipartUploadsDir(ctx.config.dataDir),
         ctx.config.maxUploadBytes,
       );
       const fields = await parseUploadFields(upload);

@@ -12,6 +12,7 @@ import {
 } from '../../../test/factories-videos.js';
 import { AVI_FIXTURE, type VideoFixtures, videoFixtures } from '../../../test/fixtures/videos.js';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
+import { videoStoragePrefix } from '../../lib/storage-keys.js';
 
 /** The same video pipeline with S3_* set: files in a bucket of a local S3-compatible server (s3rver). */
 describe('videos on S3 storage', () => {
@@ -57,7 +58,7 @@ describe('videos on S3 storage', () => {
     const response = await uploadVideo(t.app, owner, project.videosUrl, fixtures.mjpegAvi);
     expect(response.statusCode).toBe(201);
     const videoUuid: string = response.json().video_uuid;
-    const prefix = `projects/${project.projectUuid}/subjects/${project.subjectUuid}/videos/${videoUuid}/`;
+    const prefix = videoStoragePrefix({ projectUuid: project.projectUuid, videoUuid });
     expect(await t.ctx.storage.stat(`${prefix}original.avi`)).toEqual({ size: readFileSync(fixtures.mjpegAvi).length });
 
     const ready = await waitForVideo(t.app, owner, `${project.videosUrl}${videoUuid}/`);

@@ -1,18 +1,18 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { and, asc, count, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, lt, notInArray, sql } from 'drizzle-orm';
 import { UnreadableVideoError } from '../../adapters/media/media.js';
 import type { AppContext } from '../../context.js';
-import type { Database } from '../../db/client.js';
-import { videos } from '../../db/schema.js';
+import { analyses, videos } from '../../db/schema.js';
 import { isUuid } from '../../lib/access.js';
 import { conflict, fieldError, HttpError, notFound } from '../../lib/errors.js';
 import { type ListQuery, likePattern, parseOrdering, toPage } from '../../lib/pagination.js';
-import { deletePendingFiles, deleteRowsAndFiles, scheduleFileDeletion } from '../files/file-deletion.js';
+import { tusPartsDir, videoKeys, videoStoragePrefixes } from '../../lib/storage-keys.js';
+import { deleteRowsAndFiles } from '../files/file-deletion.js';
 import { fileUrl } from '../files/file-urls.js';
 import { getSubjectOrThrow, type SubjectRow } from '../subjects/subject.lookup.js';
 import { processVideoJob } from './video.jobs.js';
-import { type VideoRow, videoKeys, videoStoragePrefix } from './video.lookup.js';
+import type { VideoRow } from './video.lookup.js';
 import { parseRange } from './video.range.js';
 import { VIDEO_CONTENT_TYPES, VIDEO_ORDERING, type VideoResponse } from './video.schemas.js';
 
@@ -224,8 +224,7 @@ export async function ingestVideo(context: AppContext, input: IngestInput): Prom
     [video] = await context.db.insert(videos).values(values).returning();
   }
   const row = video!;
-  const prefix = videoStoragePrefix(row.projectUuid, row.subjectUuid, row.videoUuid);
-  const originalKey = videoKeys(prefix, input.extension).original;
+  const originalKey = videoKeys(row, input.extension).original;
   try {
     await context.storage.importFile(originalKey, input.localPath, contentTypeOf(originalKey));
     // The key is recorded before the job exists: a worker may pick the job up at once.
@@ -244,7 +243,7 @@ export async function ingestVideo(context: AppContext, input: IngestInput): Prom
   } catch (error) {
     // Storage or queue failed: leave nothing half-made behind.
     await rm(input.localPath, { force: true });
-    await deleteRowsAndFiles(context, [prefix], async (tx) => {
+    await deleteRowsAndFiles(context, videoStoragePrefixes(row), async (tx) => {
       await tx.delete(videos).where(eq(videos.videoUuid, row.videoUuid));
     });
     throw error;
@@ -273,8 +272,9 @@ export async function updateVideo(
 }
 
 /**
- * Moves a video to another subject of its project. Its files live under the subject's prefix (so deleting a
- * subject removes them), so they are copied to the new prefix and the old prefix is deleted after the commit.
+ * Moves a video to another subject of its project: one transaction re-points every row that names its subject
+ * (the video and its runs; tracks, events and review positions hang off those). No file moves: storage keys name
+ * the project and the video, never the subject (files/storage-keys.ts), so nothing can be lost half-way.
  */
 async function moveVideo(
   context: AppContext,
@@ -282,32 +282,19 @@ async function moveVideo(
   target: SubjectRow,
   set: Partial<typeof videos.$inferInsert>,
 ): Promise<VideoRow> {
-  if (video.status === 'uploading' || video.status === 'processing' || video.playbackState === 'making') {
+  if (video.status === 'uploading' || video.status === 'processing') {
     throw conflict('This video is still being uploaded or processed; move it once it is ready.');
   }
-  const oldPrefix = videoStoragePrefix(video.projectUuid, video.subjectUuid, video.videoUuid);
-  const newPrefix = videoStoragePrefix(target.projectUuid, target.subjectUuid, video.videoUuid);
-  const moveKey = async (key: string | null) => {
-    if (!key) return null;
-    const newKey = newPrefix + key.slice(oldPrefix.length);
-    if (await context.storage.stat(key)) await context.storage.write(newKey, await context.storage.read(key));
-    return newKey;
-  };
-  const [originalKey, playbackKey, thumbnailKey] = [
-    await moveKey(video.originalKey),
-    await moveKey(video.playbackKey),
-    await moveKey(video.thumbnailKey),
-  ];
   const updated = await context.db.transaction(async (tx) => {
     const [row] = await tx
       .update(videos)
-      .set({ ...set, subjectUuid: target.subjectUuid, originalKey, playbackKey, thumbnailKey })
-      .where(eq(videos.videoUuid, video.videoUuid))
+      .set({ ...set, subjectUuid: target.subjectUuid })
+      .where(and(eq(videos.videoUuid, video.videoUuid), notInArray(videos.status, ['uploading', 'processing'])))
       .returning();
-    await scheduleFileDeletion(tx as unknown as Database, [row ? oldPrefix : newPrefix]);
+    if (!row) return undefined;
+    await tx.update(analyses).set({ subjectUuid: target.subjectUuid }).where(eq(analyses.videoUuid, video.videoUuid));
     return row;
   });
-  await deletePendingFiles(context);
   if (!updated) throw notFound();
   return updated;
 }
@@ -315,7 +302,7 @@ async function moveVideo(
 /** How long an unfinished resumable upload is kept: its row (status `uploading`) and its parts go after. */
 export const UPLOAD_EXPIRY_MS = 7 * 24 * 60 * 60 * 1000;
 
-export const tusDirectory = (context: AppContext) => path.join(context.config.dataDir, 'tmp', 'tus');
+export const tusDirectory = (context: AppContext) => tusPartsDir(context.config.dataDir);
 
 /** Removes tus's partial upload files of a video still being uploaded (they live outside storage). */
 export async function removeTusParts(context: AppContext, videoUuids: string[]) {
@@ -327,13 +314,9 @@ export async function removeTusParts(context: AppContext, videoUuids: string[]) 
 }
 
 export async function deleteVideo(context: AppContext, video: VideoRow): Promise<void> {
-  await deleteRowsAndFiles(
-    context,
-    [videoStoragePrefix(video.projectUuid, video.subjectUuid, video.videoUuid)],
-    async (tx) => {
-      await tx.delete(videos).where(eq(videos.videoUuid, video.videoUuid));
-    },
-  );
+  await deleteRowsAndFiles(context, videoStoragePrefixes(video), async (tx) => {
+    await tx.delete(videos).where(eq(videos.videoUuid, video.videoUuid));
+  });
   if (video.status === 'uploading') await removeTusParts(context, [video.videoUuid]);
 }
 
@@ -351,15 +334,9 @@ export async function batchDestroyVideos(context: AppContext, subject: SubjectRo
   if (missing.length > 0) {
     throw fieldError('video_uuids', `Unknown video(s) in this subject: ${missing.join(', ')}. Nothing was deleted.`);
   }
-  await deleteRowsAndFiles(
-    context,
-    found.map((row) => videoStoragePrefix(row.projectUuid, row.subjectUuid, row.videoUuid)),
-    async (tx) => {
-      await tx
-        .delete(videos)
-        .where(and(eq(videos.subjectUuid, subject.subjectUuid), inArray(videos.videoUuid, wanted)));
-    },
-  );
+  await deleteRowsAndFiles(context, found.flatMap(videoStoragePrefixes), async (tx) => {
+    await tx.delete(videos).where(and(eq(videos.subjectUuid, subject.subjectUuid), inArray(videos.videoUuid, wanted)));
+  });
   await removeTusParts(
     context,
     found.filter((row) => row.status === 'uploading').map((row) => row.videoUuid),

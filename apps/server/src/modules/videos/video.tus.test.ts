@@ -7,6 +7,7 @@ import { createProjectWithSubject, type ProjectWithSubject, waitForVideo } from 
 import { AVI_FIXTURE, type VideoFixtures, videoFixtures } from '../../../test/fixtures/videos.js';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
 import { videos } from '../../db/schema.js';
+import { videoKeys } from '../../lib/storage-keys.js';
 import { cleanUpAbandonedUploads, UPLOAD_EXPIRY_MS } from './video.service.js';
 
 const b64 = (value: string) => Buffer.from(value).toString('base64');
@@ -103,7 +104,7 @@ describe('resumable uploads (tus) at /api/uploads/', () => {
     const stored = path.join(
       t.dataDir,
       'files',
-      `projects/${project.projectUuid}/subjects/${project.subjectUuid}/videos/${videoUuid}/original.avi`,
+      videoKeys({ projectUuid: project.projectUuid, videoUuid }, '.avi').original,
     );
     expect(readFileSync(stored)).toEqual(file);
     expect(readdirSync(tusDir())).toEqual([]);

@@ -13,6 +13,7 @@ import { AVI_FIXTURE, H264_FIXTURE, type VideoFixtures, videoFixtures } from '..
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
 import type { Media } from '../../adapters/media/media.js';
 import { videos } from '../../db/schema.js';
+import { videoKeys, videoStoragePrefix } from '../../lib/storage-keys.js';
 import { processVideoJob } from './video.jobs.js';
 
 /** Every file under a folder, relative to it (empty when the folder does not exist). */
@@ -125,7 +126,7 @@ describe('video upload and processing', () => {
     const row = listed.json().results.find((v: { video_uuid: string }) => v.video_uuid === created.video_uuid);
     expect(row).toMatchObject({ status: 'ready', job: null });
 
-    const prefix = `projects/${project.projectUuid}/subjects/${project.subjectUuid}/videos/${created.video_uuid}`;
+    const prefix = videoStoragePrefix({ projectUuid: project.projectUuid, videoUuid: created.video_uuid });
     expect(filesUnder(path.join(t.dataDir, 'files', prefix)).sort()).toEqual(['original.mp4', 'thumbnail.jpg']);
     const thumbnail = await t.app.inject({ method: 'GET', url: new URL(ready.thumbnail_url).pathname });
     expect(thumbnail.statusCode).toBe(200);
@@ -183,7 +184,7 @@ describe('video upload and processing', () => {
         name: 'lost',
         originalFilename: 'lost.mp4',
         status: 'processing',
-        originalKey: `projects/${project.projectUuid}/subjects/${project.subjectUuid}/videos/x/original.mp4`,
+        originalKey: videoKeys({ projectUuid: project.projectUuid, videoUuid: 'x' }, '.mp4').original,
       })
       .returning();
     const jobId = await t.ctx.jobs.send(processVideoJob, { videoUuid: row!.videoUuid });

@@ -1,4 +1,4 @@
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { sessionStore } from '@/features/auth/session';
@@ -9,7 +9,6 @@ import { page, project, renderApp, testUser } from '@/test/render';
 import type { AgreementReport } from '../api';
 
 // A lazy route: on a busy machine its first render takes longer than the default second.
-configure({ asyncUtilTimeout: 5000 });
 
 const A = 'aaaaaaaa-0000-4000-8000-000000000001';
 const S = 'bbbbbbbb-0000-4000-8000-000000000002';

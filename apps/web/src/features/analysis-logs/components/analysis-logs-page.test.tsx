@@ -1,4 +1,4 @@
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AnalysisRun } from '@/features/analysis/api';
@@ -9,7 +9,6 @@ import { json, mockFetch } from '@/test/http';
 import { page, project, renderApp, testUser } from '@/test/render';
 
 // The page is a lazy route: on a busy machine its first render takes longer than the default second.
-configure({ asyncUtilTimeout: 5000 });
 
 const A = 'aaaaaaaa-0000-4000-8000-000000000001';
 const LIST = `/api/projects/${A}/analysis/`;

@@ -1,4 +1,4 @@
-import { configure, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { AnalysisRun } from '@/features/analysis/api';
 import { sessionStore } from '@/features/auth/session';
@@ -6,8 +6,6 @@ import { queryClient } from '@/lib/query-client';
 import { tokens } from '@/lib/tokens';
 import { json, mockFetch } from '@/test/http';
 import { page, project, renderApp, testUser } from '@/test/render';
-
-configure({ asyncUtilTimeout: 5000 });
 
 const A = 'aaaaaaaa-0000-4000-8000-000000000001';
 

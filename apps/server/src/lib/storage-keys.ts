@@ -1,0 +1,87 @@
+/**
+ * Every storage key and storage prefix the app uses is built here, and only here (a test greps the source for
+ * keys built elsewhere). Keys name the project and the video, never the subject: moving a video to another subject
+ * changes rows only, never a file. See docs/decisions/004-video-pipeline.md ("Where files live").
+ *
+ *   projects/{project}/logo/{name}                                    the project's logo
+ *   projects/{project}/videos/{video}/original{.ext}                  the upload as received
+ *   projects/{project}/videos/{video}/playback.mp4 | thumbnail.jpg    made by the processing job
+ *   projects/{project}/videos/{video}/playback-pieces/{i}.mp4        the copy's pieces until they are joined
+ *   projects/{project}/videos/{video}/analyses/{run}/series.f64 | times.f64 | series.csv | segments/{i}.f64
+ *   users/{id}/avatar-{name}
+ *
+ * Installations from before migration 0010 kept a video's files under its subject
+ * (`projects/{p}/subjects/{s}/videos/{v}/`). Those rows record where their files are (the keys on the video and
+ * run rows, and `videos.legacy_storage_prefix`, which never changes), so they keep working where they are.
+ */
+import path from 'node:path';
+
+/** Everything a project owns: deleting the project removes this prefix. */
+export const projectStoragePrefix = (projectUuid: string) => `projects/${projectUuid}/`;
+
+/** The project's logo; the name is the image's own file name (with a random part, so caches never go stale). */
+export const projectLogoKey = (projectUuid: string, imageName: string) =>
+  `${projectStoragePrefix(projectUuid)}logo/${imageName}`;
+
+export const userAvatarKey = (userId: number, imageName: string) => `users/${userId}/avatar-${imageName}`;
+
+/** Everything a video owns (its files and its runs' files) — the same whichever subject the video belongs to. */
+export const videoStoragePrefix = (video: { projectUuid: string; videoUuid: string }) =>
+  `${projectStoragePrefix(video.projectUuid)}videos/${video.videoUuid}/`;
+
+/** Where a video stored before migration 0010 kept its files (as the migration recorded it; never built anew). */
+export const legacyVideoStoragePrefix = (projectUuid: string, subjectUuid: string, videoUuid: string) =>
+  `${projectStoragePrefix(projectUuid)}subjects/${subjectUuid}/videos/${videoUuid}/`;
+
+/**
+ * Every prefix that may hold a video's files: the current layout's, and the subject-based one recorded on
+ * videos stored before migration 0010 (a run made since then writes under the current one).
+ */
+export const videoStoragePrefixes = (video: {
+  projectUuid: string;
+  videoUuid: string;
+  legacyStoragePrefix: string | null;
+}): string[] => [videoStoragePrefix(video), ...(video.legacyStoragePrefix ? [video.legacyStoragePrefix] : [])];
+
+/** Keys of a video's own files. The original keeps its extension (`original.avi`) so tools can tell the type. */
+export function videoKeys(video: { projectUuid: string; videoUuid: string }, originalExtension: string) {
+  const prefix = videoStoragePrefix(video);
+  return {
+    original: `${prefix}original${originalExtension}`,
+    thumbnail: `${prefix}thumbnail.jpg`,
+    playback: `${prefix}playback.mp4`,
+  };
+}
+
+/** Where the pieces of a video's playback copy wait to be joined (removed after the join). */
+export function playbackPieceKeys(video: { projectUuid: string; videoUuid: string }) {
+  const prefix = `${videoStoragePrefix(video)}playback-pieces/`;
+  return { prefix, piece: (index: number) => `${prefix}${index}.mp4` };
+}
+
+/** Everything a run owns, under its video (deleting the video removes it). */
+export const analysisStoragePrefix = (run: { projectUuid: string; videoUuid: string; analysisUuid: string }) =>
+  `${videoStoragePrefix(run)}analyses/${run.analysisUuid}/`;
+
+/** Keys of a run's outputs: the series (Float64 values, times when imported with its own), its CSV, its segments. */
+export function analysisKeys(run: { projectUuid: string; videoUuid: string; analysisUuid: string }) {
+  const prefix = analysisStoragePrefix(run);
+  return {
+    prefix,
+    series: `${prefix}series.f64`,
+    times: `${prefix}times.f64`,
+    seriesCsv: `${prefix}series.csv`,
+    segmentsPrefix: `${prefix}segments/`,
+    segment: (index: number) => `${prefix}segments/${index}.f64`,
+  };
+}
+
+/**
+ * Local working folders (never in storage), all under DATA_DIR/tmp (S3's `localFile()` downloads go there too).
+ * `tus` holds resumable uploads' parts, `uploads` whole multipart uploads; the others are one job's scratch space.
+ */
+export const localTempDir = (dataDir: string) => path.join(dataDir, 'tmp');
+export const tusPartsDir = (dataDir: string) => path.join(localTempDir(dataDir), 'tus');
+export const multipartUploadsDir = (dataDir: string) => path.join(localTempDir(dataDir), 'uploads');
+export const jobWorkDir = (dataDir: string, kind: 'job' | 'import' | 'analysis' | 'playback', id: string) =>
+  path.join(localTempDir(dataDir), `${kind}-${id}`);
