@@ -1,6 +1,6 @@
 // `npm run bench`: starts the built server on a fresh DATA_DIR (embedded shape: PGlite, local disk) and measures it
 // over real HTTP. Prints a markdown table and writes it to docs/benchmarks.md. `npm run bench -- --only=analysis`
-// (or `--only=agreement`) runs those rows alone and only prints them.
+// (or `--only=agreement`, `--only=copy`…) runs those rows alone and only prints them.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import {
   createReadStream,
@@ -21,6 +21,7 @@ import { agreementPhase } from './agreement-bench.js';
 import { analysisPhase } from './analysis-bench.js';
 import { annotatorBench } from './annotator-bench.js';
 import { chartBench } from './chart-bench.js';
+import { copyPhase } from './copy-bench.js';
 import { loadPhase as listLoadPhase } from './load-bench.js';
 import { quickScorePhase } from './quick-score-bench.js';
 
@@ -235,7 +236,10 @@ async function startServer(
       break;
     if (child.exitCode !== null) throw new Error('server exited during start');
     // A fresh embedded database takes ~17 s to migrate on an idle machine; a shared one can take several times that.
-    if (performance.now() - started > 180_000) throw new Error('server did not become healthy in 180 s');
+    if (performance.now() - started > 240_000) {
+      child.kill('SIGKILL');
+      throw new Error('server did not become healthy in 240 s');
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
@@ -376,8 +380,11 @@ async function seededPhaseOnly(phase: typeof analysisPhase) {
       await server.stop();
     }
     rows.push(...(await phase(harness, dataDir, subjectsUrl)));
+  } catch (error) {
+    log(`the phase failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    throw error;
   } finally {
-    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true, maxRetries: 5 });
   }
 }
 const analysisOnly = () => seededPhaseOnly(analysisPhase);
@@ -415,6 +422,7 @@ function writeLoadSection(loadRows: [string, string][]) {
 const markdownTable = (tableRows: [string, string][]) =>
   ['| Measure | Result |', '|---|---|', ...tableRows.map(([name, value]) => `| ${name} | ${value} |`)].join('\n');
 const agreementOnly = () => seededPhaseOnly(agreementPhase);
+const copyOnly = () => seededPhaseOnly(copyPhase);
 
 /** `--only=quick-score`: Quick Score's rows alone, on a fresh server. */
 async function quickScoreOnly() {
@@ -448,6 +456,7 @@ async function main() {
         rows.push(...loadRows);
         writeLoadSection(loadRows);
       },
+      copy: copyOnly,
     };
     const part = parts[only];
     if (!part) throw new Error(`unknown --only=${only}: parts that run alone are ${Object.keys(parts).join(', ')}`);
@@ -463,6 +472,7 @@ async function main() {
     await uploadPhase(embeddedDir, access, subjectsUrl);
     rows.push(...(await analysisPhase(harness, embeddedDir, subjectsUrl)));
     rows.push(...(await agreementPhase(harness, embeddedDir, subjectsUrl)));
+    rows.push(...(await copyPhase(harness, embeddedDir, subjectsUrl)));
     rows.push(...(await quickScorePhase(harness, embeddedDir, subjectsUrl, { email, password })));
   } finally {
     rmSync(embeddedDir, { recursive: true, force: true });

@@ -37,6 +37,8 @@ export interface AppConfig {
    * fails with a message (so within twice this).
    */
   jobWatchdogSeconds: number;
+  /** Longest piece of a playback copy in seconds of video; pieces are encoded by any worker and joined. */
+  playbackPieceSeconds: number;
   /** Stripe subscriptions; undefined (billing off, every project active) unless STRIPE_SECRET_KEY is set. */
   billing: BillingConfig | undefined;
 }
@@ -133,6 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     analysisWorkers: positiveInt('ANALYSIS_WORKERS', env.ANALYSIS_WORKERS, availableParallelism()),
     analysisSegmentSeconds: positiveNumber('ANALYSIS_SEGMENT_SECONDS', env.ANALYSIS_SEGMENT_SECONDS, 300),
     jobWatchdogSeconds: positiveNumber('JOB_WATCHDOG_SECONDS', env.JOB_WATCHDOG_SECONDS, 30),
+    playbackPieceSeconds: positiveNumber('PLAYBACK_PIECE_SECONDS', env.PLAYBACK_PIECE_SECONDS, 300),
     billing: parseBilling(env),
     ...overrides,
   };

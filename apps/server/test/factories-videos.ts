@@ -84,12 +84,17 @@ export function uploadVideo(
   });
 }
 
-/** Polls a video's detail until `done(video)` holds or the timeout passes; returns the last answer. */
+/** A video that failed, or is ready with its playback copy made (or not needed, or failed). */
+export const videoSettled = (v: { status: string; playback_copy?: { state: string } }) =>
+  v.status === 'failed' ||
+  (v.status === 'ready' && v.playback_copy?.state !== 'making' && v.playback_copy?.state !== 'pending');
+
+/** Polls a video's detail until `done(video)` holds (default: settled) or the timeout passes; returns the last answer. */
 export async function waitForVideo(
   app: FastifyInstance,
   user: TestUser,
   videoUrl: string,
-  done: (video: { status: string }) => boolean = (v) => v.status === 'ready' || v.status === 'failed',
+  done: (video: { status: string; playback_copy?: { state: string } }) => boolean = videoSettled,
   timeoutMs = 30_000,
 ) {
   const deadline = Date.now() + timeoutMs;

@@ -4244,6 +4244,18 @@ export interface paths {
                                  * @enum {string}
                                  */
                                 playback: "original" | "copy";
+                                /** @description The browser-playable copy of the original; stream_url serves the original until it is ready */
+                                playback_copy: {
+                                    /**
+                                     * @description not_needed (the original plays in every major browser), pending (not decided yet), making, ready or failed; the video is analysable in every state
+                                     * @enum {string}
+                                     */
+                                    state: "not_needed" | "pending" | "making" | "ready" | "failed";
+                                    /** @description Share of the copy made, 0–1 (1 once ready) */
+                                    progress: number;
+                                    /** @description Why the copy could not be made (state failed) */
+                                    error: string | null;
+                                };
                                 recorded_at: string | null;
                                 created_at: string;
                                 updated_at: string;
@@ -4377,6 +4389,18 @@ export interface paths {
                              * @enum {string}
                              */
                             playback: "original" | "copy";
+                            /** @description The browser-playable copy of the original; stream_url serves the original until it is ready */
+                            playback_copy: {
+                                /**
+                                 * @description not_needed (the original plays in every major browser), pending (not decided yet), making, ready or failed; the video is analysable in every state
+                                 * @enum {string}
+                                 */
+                                state: "not_needed" | "pending" | "making" | "ready" | "failed";
+                                /** @description Share of the copy made, 0–1 (1 once ready) */
+                                progress: number;
+                                /** @description Why the copy could not be made (state failed) */
+                                error: string | null;
+                            };
                             recorded_at: string | null;
                             created_at: string;
                             updated_at: string;
@@ -4541,6 +4565,18 @@ export interface paths {
                                  * @enum {string}
                                  */
                                 playback: "original" | "copy";
+                                /** @description The browser-playable copy of the original; stream_url serves the original until it is ready */
+                                playback_copy: {
+                                    /**
+                                     * @description not_needed (the original plays in every major browser), pending (not decided yet), making, ready or failed; the video is analysable in every state
+                                     * @enum {string}
+                                     */
+                                    state: "not_needed" | "pending" | "making" | "ready" | "failed";
+                                    /** @description Share of the copy made, 0–1 (1 once ready) */
+                                    progress: number;
+                                    /** @description Why the copy could not be made (state failed) */
+                                    error: string | null;
+                                };
                                 recorded_at: string | null;
                                 created_at: string;
                                 updated_at: string;
@@ -4767,6 +4803,18 @@ export interface paths {
                              * @enum {string}
                              */
                             playback: "original" | "copy";
+                            /** @description The browser-playable copy of the original; stream_url serves the original until it is ready */
+                            playback_copy: {
+                                /**
+                                 * @description not_needed (the original plays in every major browser), pending (not decided yet), making, ready or failed; the video is analysable in every state
+                                 * @enum {string}
+                                 */
+                                state: "not_needed" | "pending" | "making" | "ready" | "failed";
+                                /** @description Share of the copy made, 0–1 (1 once ready) */
+                                progress: number;
+                                /** @description Why the copy could not be made (state failed) */
+                                error: string | null;
+                            };
                             recorded_at: string | null;
                             created_at: string;
                             updated_at: string;
@@ -4893,6 +4941,18 @@ export interface paths {
                              * @enum {string}
                              */
                             playback: "original" | "copy";
+                            /** @description The browser-playable copy of the original; stream_url serves the original until it is ready */
+                            playback_copy: {
+                                /**
+                                 * @description not_needed (the original plays in every major browser), pending (not decided yet), making, ready or failed; the video is analysable in every state
+                                 * @enum {string}
+                                 */
+                                state: "not_needed" | "pending" | "making" | "ready" | "failed";
+                                /** @description Share of the copy made, 0–1 (1 once ready) */
+                                progress: number;
+                                /** @description Why the copy could not be made (state failed) */
+                                error: string | null;
+                            };
                             recorded_at: string | null;
                             created_at: string;
                             updated_at: string;
@@ -5110,6 +5170,18 @@ export interface paths {
                              * @enum {string}
                              */
                             playback: "original" | "copy";
+                            /** @description The browser-playable copy of the original; stream_url serves the original until it is ready */
+                            playback_copy: {
+                                /**
+                                 * @description not_needed (the original plays in every major browser), pending (not decided yet), making, ready or failed; the video is analysable in every state
+                                 * @enum {string}
+                                 */
+                                state: "not_needed" | "pending" | "making" | "ready" | "failed";
+                                /** @description Share of the copy made, 0–1 (1 once ready) */
+                                progress: number;
+                                /** @description Why the copy could not be made (state failed) */
+                                error: string | null;
+                            };
                             recorded_at: string | null;
                             created_at: string;
                             updated_at: string;

@@ -219,6 +219,12 @@ export const subjects = pgTable(
 
 export const videoStatuses = ['uploading', 'processing', 'ready', 'failed'] as const;
 export type VideoStatus = (typeof videoStatuses)[number];
+/**
+ * The browser-playable copy: not needed (the original plays everywhere), waiting to start, being made (in pieces),
+ * ready (`playback_key`), or failed (`playback_error`; the video stays analysable).
+ */
+export const playbackStates = ['not_needed', 'pending', 'making', 'ready', 'failed'] as const;
+export type PlaybackState = (typeof playbackStates)[number];
 
 export const videos = pgTable(
   'videos',
@@ -257,6 +263,10 @@ export const videos = pgTable(
     /** Bytes of derived files (playback copy, thumbnail), counted in project storage. */
     derivedBytes: bigint('derived_bytes', { mode: 'number' }).notNull().default(0),
     processingJobId: text('processing_job_id'),
+    /** Null for videos processed before copies were tracked: then `playback_key` alone tells. */
+    playbackState: text('playback_state', { enum: playbackStates }),
+    playbackProgress: doublePrecision('playback_progress').notNull().default(0),
+    playbackError: text('playback_error'),
     recordedAt: timestamp('recorded_at', { withTimezone: true }),
     uploadedById: integer('uploaded_by_id').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
@@ -361,6 +371,32 @@ export const analysisSegments = pgTable(
     worker: text('worker'),
   },
   (t) => [primaryKey({ columns: [t.analysisUuid, t.index] })],
+);
+
+/**
+ * A piece of a video's playback copy: frames [start_frame, end_frame) of the original, encoded by one
+ * `videos.playback-piece` job on any worker; the job that completes the set joins the pieces.
+ */
+export const playbackPieces = pgTable(
+  'playback_pieces',
+  {
+    videoUuid: uuid('video_uuid')
+      .notNull()
+      .references(() => videos.videoUuid, { onDelete: 'cascade' }),
+    index: integer('index').notNull(),
+    startFrame: integer('start_frame').notNull(),
+    endFrame: integer('end_frame').notNull(),
+    /** Where ffmpeg starts reading (a keyframe at or before the first frame), and the piece's time range. */
+    seekS: doublePrecision('seek_s').notNull(),
+    startS: doublePrecision('start_s'),
+    endS: doublePrecision('end_s'),
+    /** Time from this piece's first frame to the next piece's, for the join; null for the last piece. */
+    durationS: doublePrecision('duration_s'),
+    framesDone: integer('frames_done').notNull().default(0),
+    done: boolean('done').notNull().default(false),
+    jobId: text('job_id'),
+  },
+  (t) => [primaryKey({ columns: [t.videoUuid, t.index] })],
 );
 
 /** An event of a run: detected (original_time set) or added by hand; reviewed in Quick Score. */

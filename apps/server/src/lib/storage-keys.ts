@@ -6,6 +6,7 @@
  *   projects/{project}/logo/{name}                                    the project's logo
  *   projects/{project}/videos/{video}/original{.ext}                  the upload as received
  *   projects/{project}/videos/{video}/playback.mp4 | thumbnail.jpg    made by the processing job
+ *   projects/{project}/videos/{video}/playback-pieces/{i}.mp4        the copy's pieces until they are joined
  *   projects/{project}/videos/{video}/analyses/{run}/series.f64 | times.f64 | series.csv | segments/{i}.f64
  *   users/{id}/avatar-{name}
  *
@@ -52,6 +53,12 @@ export function videoKeys(video: { projectUuid: string; videoUuid: string }, ori
   };
 }
 
+/** Where the pieces of a video's playback copy wait to be joined (removed after the join). */
+export function playbackPieceKeys(video: { projectUuid: string; videoUuid: string }) {
+  const prefix = `${videoStoragePrefix(video)}playback-pieces/`;
+  return { prefix, piece: (index: number) => `${prefix}${index}.mp4` };
+}
+
 /** Everything a run owns, under its video (deleting the video removes it). */
 export const analysisStoragePrefix = (run: { projectUuid: string; videoUuid: string; analysisUuid: string }) =>
   `${videoStoragePrefix(run)}analyses/${run.analysisUuid}/`;
@@ -76,5 +83,5 @@ export function analysisKeys(run: { projectUuid: string; videoUuid: string; anal
 export const localTempDir = (dataDir: string) => path.join(dataDir, 'tmp');
 export const tusPartsDir = (dataDir: string) => path.join(localTempDir(dataDir), 'tus');
 export const multipartUploadsDir = (dataDir: string) => path.join(localTempDir(dataDir), 'uploads');
-export const jobWorkDir = (dataDir: string, kind: 'job' | 'import' | 'analysis', id: string) =>
+export const jobWorkDir = (dataDir: string, kind: 'job' | 'import' | 'analysis' | 'playback', id: string) =>
   path.join(localTempDir(dataDir), `${kind}-${id}`);

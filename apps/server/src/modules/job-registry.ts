@@ -3,6 +3,7 @@ import type { AnyJobDefinition } from '../jobs/job-queue.js';
 import { analysisDetectJob, analysisSegmentJob } from './analysis/analysis.runs.js';
 import { deletePendingFilesJob } from './files/file-deletion.js';
 import { processVideoJob } from './videos/video.jobs.js';
+import { playbackPieceJob } from './videos/video.playback.js';
 
 /**
  * Every background job the app runs. A worker process starts one consumer per entry. The list lives with the
@@ -11,6 +12,7 @@ import { processVideoJob } from './videos/video.jobs.js';
 export const jobDefinitions: AnyJobDefinition<AppContext>[] = [
   deletePendingFilesJob,
   processVideoJob,
+  playbackPieceJob,
   analysisSegmentJob,
   analysisDetectJob,
 ];

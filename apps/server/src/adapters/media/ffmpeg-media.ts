@@ -13,7 +13,6 @@ import {
   type Media,
   type ProbeOutput,
   parseProbe,
-  playbackCopyArgs,
   probeArgs,
   thumbnailArgs,
   UnreadableVideoError,
@@ -118,10 +117,6 @@ export class FfmpegMedia implements Media {
       return { frame: 0 };
     }
     return { frame };
-  }
-
-  async playbackCopy(input: string, output: string, fpsRational: string, signal?: AbortSignal): Promise<void> {
-    await runProcess(this.binaries.ffmpeg, playbackCopyArgs(input, output, fpsRational), { signal });
   }
 }
 

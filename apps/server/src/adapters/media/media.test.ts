@@ -7,11 +7,9 @@ import { ensureExecutable, findOnPath, resolveMediaBinaries } from './binaries.j
 import { FILE_START } from './clean-start.js';
 import { describeProbeFailure, FfmpegMedia } from './ffmpeg-media.js';
 import {
-  needsPlaybackCopy,
   type ProbeOutput,
   parseProbe,
   parseRational,
-  playbackCopyArgs,
   thumbnailArgs,
   thumbnailTime,
   UnreadableVideoError,
@@ -48,6 +46,7 @@ describe('parseProbe', () => {
       width: 640,
       height: 480,
       codec: 'h264',
+      profile: null,
       container: 'mov,mp4',
       sizeBytes: 1234,
       pixelFormat: 'yuv420p',
@@ -98,37 +97,7 @@ describe('parseProbe', () => {
   });
 });
 
-describe('needsPlaybackCopy', () => {
-  it.each([
-    ['h264', 'mov,mp4,m4a,3gp,3g2,mj2', '.mp4', false],
-    ['h264', 'mov,mp4,m4a,3gp,3g2,mj2', '.mov', false],
-    ['vp9', 'matroska,webm', '.webm', false],
-    ['av1', 'mov,mp4,m4a,3gp,3g2,mj2', '.mp4', false],
-    ['mjpeg', 'avi', '.avi', true],
-    ['h264', 'avi', '.avi', true],
-    ['hevc', 'mov,mp4,m4a,3gp,3g2,mj2', '.mp4', true],
-    ['wmv2', 'asf', '.wmv', true],
-    ['flv1', 'flv', '.flv', true],
-    ['mpeg4', 'mov,mp4,m4a,3gp,3g2,mj2', '.mp4', true],
-    ['h264', 'matroska,webm', '.mkv', true],
-  ])('%s in %s (%s) → copy %s', (codec, container, ext, expected) => {
-    expect(needsPlaybackCopy({ codec, container }, ext)).toBe(expected);
-  });
-});
-
 describe('ffmpeg argument lists', () => {
-  it('keeps the source frame timing in the playback copy', () => {
-    const args = playbackCopyArgs('/in/a.avi', '/out/p.mp4', '30000/1001');
-    const argAfter = (flag: string) => args[args.indexOf(flag) + 1];
-    expect(argAfter('-c:v')).toBe('libx264');
-    expect(argAfter('-pix_fmt')).toBe('yuv420p');
-    expect(argAfter('-vsync')).toBe('cfr');
-    expect(argAfter('-r')).toBe('30000/1001');
-    expect(argAfter('-movflags')).toBe('+faststart');
-    expect(args.indexOf('-i')).toBeLessThan(args.indexOf('-r'));
-    expect(args.at(-1)).toBe('/out/p.mp4');
-  });
-
   it('seeks to the thumbnail clean start before the input, keeps its frame by time and scales to 320 wide', () => {
     const start = { frame: 60, seekS: 2.001, fromS: 1.983333, allowed: [] };
     const args = thumbnailArgs('/in/a.mp4', '/out/t.jpg', start, 60);

@@ -2,7 +2,7 @@ import type { CleanStart } from './clean-start.js';
 
 /**
  * What the app needs from ffmpeg/ffprobe, as plain data. Everything in this file is pure (no processes, no files),
- * so the decisions — how a probe is read, when a playback copy is needed, which arguments ffmpeg gets — are
+ * so the decisions — how a probe is read, which arguments ffmpeg gets — are
  * unit-tested without ffmpeg.
  */
 
@@ -18,6 +18,8 @@ export interface VideoFacts {
   height: number;
   /** ffprobe's codec_name of the first video stream (h264, mjpeg, hevc…). */
   codec: string;
+  /** ffprobe's profile of that stream ("High", "High 4:4:4 Predictive"…), null when it names none. */
+  profile: string | null;
   /** ffprobe's format_name ("mov,mp4,m4a,3gp,3g2,mj2", "avi", "matroska,webm"…). */
   container: string;
   sizeBytes: number;
@@ -38,6 +40,7 @@ export interface ProbeOutput {
   streams?: {
     codec_type?: string;
     codec_name?: string;
+    profile?: string;
     start_time?: string;
     pix_fmt?: string;
     color_range?: string;
@@ -96,6 +99,7 @@ export function parseProbe(output: ProbeOutput, sizeBytes: number): VideoFacts {
     width,
     height,
     codec: stream.codec_name,
+    profile: stream.profile && stream.profile !== 'unknown' ? stream.profile : null,
     container: output.format?.format_name ?? 'unknown',
     sizeBytes,
     pixelFormat: stream.pix_fmt ?? 'unknown',
@@ -103,21 +107,6 @@ export function parseProbe(output: ProbeOutput, sizeBytes: number): VideoFacts {
     fullRange: (stream.pix_fmt ?? '').startsWith('yuvj') || stream.color_range === 'pc',
     startTime: Number(stream.start_time ?? output.format?.start_time ?? 0) || 0,
   };
-}
-
-const browserCodecs = new Set(['h264', 'vp8', 'vp9', 'av1']);
-const browserContainers = ['mp4', 'mov', 'webm'];
-
-/**
- * Browsers play H.264 (and VP8/VP9/AV1) in MP4/MOV/WebM. Anything else (MJPEG/AVI, HEVC, WMV, FLV, MPEG-4
- * part 2, Matroska…) gets an H.264 MP4 playback copy. ffprobe names Matroska and WebM alike, so a .mkv is
- * told apart by its file extension.
- */
-export function needsPlaybackCopy(facts: Pick<VideoFacts, 'codec' | 'container'>, fileExtension = ''): boolean {
-  if (!browserCodecs.has(facts.codec)) return true;
-  const formats = facts.container.split(',');
-  if (formats.includes('matroska')) return fileExtension.toLowerCase() !== '.webm' || facts.codec === 'h264';
-  return !formats.some((f) => browserContainers.includes(f));
 }
 
 /** ffprobe arguments that print the format and streams as JSON. */
@@ -149,51 +138,6 @@ export function thumbnailArgs(input: string, output: string, start: CleanStart, 
   return args;
 }
 
-/**
- * An H.264 MP4 that browsers play, with the source's frame timing: constant frame rate at exactly the source
- * rate (the same rational), so frame n of the copy is frame n of the original and analyses line up.
- * `-vsync cfr` rather than `-fps_mode` so that older ffmpeg builds (the npm-shipped one) understand it.
- */
-export function playbackCopyArgs(input: string, output: string, fpsRational: string): string[] {
-  return [
-    '-hide_banner',
-    '-nostdin',
-    '-v',
-    'error',
-    '-y',
-    '-i',
-    input,
-    '-map',
-    '0:v:0',
-    '-map',
-    '0:a:0?',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'veryfast',
-    '-crf',
-    '20',
-    // yuv420p needs even sizes; most players need yuv420p.
-    '-vf',
-    'scale=trunc(iw/2)*2:trunc(ih/2)*2',
-    '-pix_fmt',
-    'yuv420p',
-    '-vsync',
-    'cfr',
-    '-r',
-    fpsRational,
-    '-c:a',
-    'aac',
-    '-b:a',
-    '128k',
-    '-movflags',
-    '+faststart',
-    '-f',
-    'mp4',
-    output,
-  ];
-}
-
 /** The time for a thumbnail: about 10% into the video, so it is past a black first frame. */
 export function thumbnailTime(durationS: number): number {
   return Math.max(0, Math.min(durationS * 0.1, Math.max(0, durationS - 0.1)));
@@ -205,7 +149,6 @@ export interface Media {
   probe(file: string, signal?: AbortSignal): Promise<VideoFacts>;
   /** A JPEG of a frame about `atSeconds` in, decoded from a proven clean start; answers which frame. */
   thumbnail(input: string, output: string, atSeconds: number, signal?: AbortSignal): Promise<{ frame: number }>;
-  playbackCopy(input: string, output: string, fpsRational: string, signal?: AbortSignal): Promise<void>;
   /** Paths of the binaries in use, for the health report and logs. */
   readonly binaries: { ffmpeg: string; ffprobe: string };
 }

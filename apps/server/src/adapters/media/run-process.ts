@@ -23,12 +23,17 @@ const STDOUT_LIMIT_BYTES = 16 * 1024 * 1024;
 
 /**
  * The one place that runs ffmpeg/ffprobe: spawn (never a shell), collect stdout (small outputs only, e.g.
- * ffprobe's JSON or a few raw frames), keep the tail of stderr for errors, and kill the process when `signal` aborts.
+ * ffprobe's JSON or a few raw frames) or stream it to `onStdout`, keep the tail of stderr for errors, and kill the process when `signal` aborts.
  */
 export function runProcess(
   command: string,
   args: string[],
-  options: { signal?: AbortSignal; timeoutMs?: number } = {},
+  options: {
+    signal?: AbortSignal;
+    timeoutMs?: number;
+    /** Streams stdout here instead of collecting it (long outputs: packet lists, progress lines). */
+    onStdout?: (chunk: Buffer) => void;
+  } = {},
 ): Promise<{ stdout: Buffer; stderr: string }> {
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted) {
@@ -51,6 +56,10 @@ export function runProcess(
     const timer = options.timeoutMs ? setTimeout(() => kill('timed out'), options.timeoutMs) : undefined;
 
     child.stdout.on('data', (chunk: Buffer) => {
+      if (options.onStdout) {
+        options.onStdout(chunk);
+        return;
+      }
       stdoutBytes += chunk.length;
       if (stdoutBytes > STDOUT_LIMIT_BYTES) kill('produced too much output');
       else stdout.push(chunk);

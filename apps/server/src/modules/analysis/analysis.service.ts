@@ -86,9 +86,13 @@ function parseEventParameters(raw: unknown) {
   return parsed.data;
 }
 
-function requireReady(video: VideoRow) {
-  if (video.status !== 'ready') {
-    throw badRequest('The video is not ready yet: analyse it once it has been uploaded and processed.');
+/**
+ * A video is analysable once its original is stored and probed (at the end of its upload): runs decode the
+ * original, so they never wait for the thumbnail or the playback copy.
+ */
+function requireAnalysable(video: VideoRow) {
+  if (video.status === 'uploading' || !video.originalKey) {
+    throw badRequest('The video is still being uploaded: analyse it once the upload has finished.');
   }
 }
 
@@ -150,7 +154,7 @@ export async function createAnalysis(
   userId: number,
   body: z.output<typeof createAnalysisBody>,
 ): Promise<string> {
-  requireReady(video);
+  requireAnalysable(video);
   const base = {
     projectUuid: video.projectUuid,
     subjectUuid: subjectOfVideoNow(video.videoUuid),
@@ -268,7 +272,7 @@ export async function revokeAnalysis(context: AppContext, video: VideoRow, analy
 // ---- Preview ----
 
 export async function preview(context: AppContext, video: VideoRow, body: z.output<typeof previewBody>) {
-  requireReady(video);
+  requireAnalysable(video);
   const parameters = parseMovementParameters(body.parameters, video);
   const source = await probeSource(context, video);
   const startFrame = Math.min(Math.round(body.start_s * source.fps), Math.max(0, source.frameCount - 1));
@@ -317,7 +321,7 @@ const MAX_TIMESERIES_BYTES = 512 * 1024 * 1024;
  * it (a broken row is named, nothing is stored), then event detection runs on it.
  */
 export async function importTimeseries(context: AppContext, video: VideoRow, userId: number, request: FastifyRequest) {
-  requireReady(video);
+  requireAnalysable(video);
   if (!request.isMultipart()) {
     throw unsupportedMediaType('Send the time series as multipart/form-data in the field "timeseries".');
   }

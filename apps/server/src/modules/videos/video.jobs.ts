@@ -4,14 +4,16 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { lastLine } from '../../adapters/media/ffmpeg-media.js';
-import { needsPlaybackCopy, thumbnailTime, UnreadableVideoError } from '../../adapters/media/media.js';
+import { thumbnailTime, UnreadableVideoError } from '../../adapters/media/media.js';
+import { needsPlaybackCopy } from '../../adapters/media/playback.js';
 import { ProcessError } from '../../adapters/media/run-process.js';
 import type { AppContext } from '../../context.js';
-import { videos } from '../../db/schema.js';
+import { playbackPieces, videos } from '../../db/schema.js';
 import type { JobDefinition } from '../../jobs/job-queue.js';
 import { jobWorkDir, videoKeys, videoStoragePrefix } from '../../lib/storage-keys.js';
 import { prepareCleanStarts } from '../analysis/clean-starts.js';
 import type { VideoRow } from './video.lookup.js';
+import { planPlaybackCopy, queuePlaybackPieces } from './video.playback.js';
 
 /** A failure that retrying cannot fix (the original is gone or unreadable): the video fails at once. */
 class PermanentFailure extends Error {}
@@ -38,8 +40,9 @@ async function fileSize(file: string): Promise<number> {
 }
 
 /**
- * Makes the thumbnail and, when browsers cannot play the original, the H.264 MP4 playback copy; then the
- * video is ready. ffmpeg does the work in child processes, so the event loop stays free.
+ * Makes the thumbnail; the video is then ready (analysable it was already, from its upload). When browsers cannot
+ * all play the original, it plans the playback copy's pieces and queues them (see video.playback.ts). ffmpeg does
+ * the work in child processes, so the event loop stays free.
  */
 export async function processVideo(context: AppContext, video: VideoRow, signal?: AbortSignal): Promise<void> {
   if (!video.originalKey) throw new PermanentFailure('The video has no original file.');
@@ -48,6 +51,8 @@ export async function processVideo(context: AppContext, video: VideoRow, signal?
   if (!(await context.storage.stat(video.originalKey))) {
     throw new PermanentFailure('The original file is missing from storage; upload the video again.');
   }
+  // A retry after the copy was planned only queues what is left of it.
+  const copyPlanned = video.playbackState === 'making' || video.playbackState === 'ready';
   const workDir = jobWorkDir(context.config.dataDir, 'job', randomUUID());
   await mkdir(workDir, { recursive: true });
   const original = await context.storage.localFile(video.originalKey);
@@ -55,35 +60,44 @@ export async function processVideo(context: AppContext, video: VideoRow, signal?
     const facts = await context.media.probe(original.path, signal);
     const thumbnail = path.join(workDir, 'thumbnail.jpg');
     await context.media.thumbnail(original.path, thumbnail, thumbnailTime(facts.durationS), signal);
-    let derivedBytes = await fileSize(thumbnail);
+    const derivedBytes = await fileSize(thumbnail);
     // The keyframe index and the clean starts runs will need (ADR 006), once per video, so runs start at once.
     await prepareCleanStarts(context, video, original.path, facts, signal).catch((error: unknown) => {
       if (signal?.aborted) throw error;
       context.logger.warn({ err: error, videoUuid: video.videoUuid }, 'proving clean decode starts failed');
     });
-    let playbackKey: string | null = null;
-    if (needsPlaybackCopy(facts, path.extname(video.originalKey))) {
-      const copy = path.join(workDir, 'playback.mp4');
-      await context.media.playbackCopy(original.path, copy, facts.fpsRational, signal);
-      derivedBytes += await fileSize(copy);
-      await context.storage.importFile(keys.playback, copy, 'video/mp4');
-      playbackKey = keys.playback;
-    }
+    const copyNeeded = !copyPlanned && needsPlaybackCopy(facts, path.extname(video.originalKey));
+    const pieces = copyNeeded ? await planPlaybackCopy(context, video, original.path, facts, signal) : [];
     await context.storage.importFile(keys.thumbnail, thumbnail, 'image/jpeg');
-    const updated = await context.db
-      .update(videos)
-      .set({
-        status: 'ready',
-        error: null,
-        thumbnailKey: keys.thumbnail,
-        playbackKey,
-        derivedBytes,
-        updatedAt: new Date(),
-      })
-      .where(eq(videos.videoUuid, video.videoUuid))
-      .returning({ videoUuid: videos.videoUuid });
+    const updated = await context.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(videos)
+        .set({
+          status: 'ready',
+          error: null,
+          thumbnailKey: keys.thumbnail,
+          derivedBytes,
+          ...(copyPlanned
+            ? {}
+            : copyNeeded
+              ? { playbackState: 'making' as const, playbackProgress: 0, playbackError: null, playbackKey: null }
+              : { playbackState: 'not_needed' as const, playbackProgress: 1, playbackError: null, playbackKey: null }),
+          updatedAt: new Date(),
+        })
+        .where(eq(videos.videoUuid, video.videoUuid))
+        .returning({ videoUuid: videos.videoUuid });
+      if (row && pieces.length > 0) {
+        await tx.delete(playbackPieces).where(eq(playbackPieces.videoUuid, video.videoUuid));
+        await tx.insert(playbackPieces).values(pieces);
+      }
+      return row;
+    });
     // Deleted while we worked: its files were already removed, so remove what we just added.
-    if (updated.length === 0) await context.storage.deletePrefix(prefix);
+    if (!updated) {
+      await context.storage.deletePrefix(prefix);
+      return;
+    }
+    if (copyNeeded || video.playbackState === 'making') await queuePlaybackPieces(context, video.videoUuid);
   } finally {
     await original.release();
     await rm(workDir, { recursive: true, force: true });
@@ -96,8 +110,8 @@ export const processVideoJob: JobDefinition<{ videoUuid: string }, AppContext> =
   payload: z.object({ videoUuid: z.string().uuid() }),
   retryLimit: 2,
   retryDelaySeconds: 15,
-  // A 12-hour MJPEG recording takes a while to transcode on a small machine.
-  expireInSeconds: 6 * 60 * 60,
+  // Thumbnail and the copy's plan (a packet index: demuxing, no decoding); the copy itself is made in pieces.
+  expireInSeconds: 60 * 60,
   async handle(context, { videoUuid }, job) {
     const [video] = await context.db.select().from(videos).where(eq(videos.videoUuid, videoUuid)).limit(1);
     // Deleted meanwhile (or never committed): nothing to do.

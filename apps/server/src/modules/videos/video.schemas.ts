@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { videoStatuses } from '../../db/schema.js';
+import { playbackStates, videoStatuses } from '../../db/schema.js';
 import { NULL_CHARACTER_MESSAGE } from '../../lib/null-characters.js';
 
 export const videoListParams = z.object({ project_uuid: z.string(), subject_uuid: z.string() });
@@ -95,6 +95,17 @@ export const videoSchema = z.object({
   playback: z
     .enum(['original', 'copy'])
     .describe('"copy" when stream_url serves an H.264 MP4 made for browsers, else the original file'),
+  playback_copy: z
+    .object({
+      state: z
+        .enum(playbackStates)
+        .describe(
+          'not_needed (the original plays in every major browser), pending (not decided yet), making, ready or failed; the video is analysable in every state',
+        ),
+      progress: z.number().min(0).max(1).describe('Share of the copy made, 0–1 (1 once ready)'),
+      error: z.string().nullable().describe('Why the copy could not be made (state failed)'),
+    })
+    .describe('The browser-playable copy of the original; stream_url serves the original until it is ready'),
   recorded_at: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),

@@ -59,6 +59,13 @@ export async function planStream(context: AppContext, video: VideoRow, rangeHead
   };
 }
 
+/** Rows not (yet) given a playback state: the copy follows the video's processing. */
+function legacyPlaybackState(video: VideoRow): NonNullable<VideoRow['playbackState']> {
+  if (video.playbackKey) return 'ready';
+  if (video.status === 'ready') return 'not_needed';
+  return video.status === 'failed' ? 'failed' : 'pending';
+}
+
 async function jobState(context: AppContext, video: VideoRow): Promise<VideoResponse['job']> {
   if (!video.processingJobId) return null;
   const job = await context.jobs.getJob(processVideoJob.name, video.processingJobId).catch(() => null);
@@ -97,6 +104,11 @@ export async function toVideoResponse(
     thumbnail_url: await fileUrl(context, video.thumbnailKey),
     stream_url: `${context.config.publicUrl}${streamPath}?token=${encodeURIComponent(token)}`,
     playback: video.playbackKey ? 'copy' : 'original',
+    playback_copy: {
+      state: video.playbackState ?? legacyPlaybackState(video),
+      progress: video.playbackKey ? 1 : Math.min(1, Math.max(0, video.playbackProgress)),
+      error: video.playbackError ?? (video.playbackState ? null : video.error),
+    },
     recorded_at: video.recordedAt?.toISOString() ?? null,
     created_at: video.createdAt.toISOString(),
     updated_at: video.updatedAt.toISOString(),

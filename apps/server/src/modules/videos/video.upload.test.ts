@@ -210,7 +210,6 @@ describe('video upload and processing', () => {
       ...t.ctx.media,
       binaries: t.ctx.media.binaries,
       probe: (file, signal) => t.ctx.media.probe(file, signal),
-      playbackCopy: () => Promise.reject(new Error('unused')),
       thumbnail: async () => {
         const { ProcessError } = await import('../../adapters/media/run-process.js');
         throw new ProcessError('ffmpeg exited with code 1', 1, '[mjpeg @ 0x1] Error while encoding: out of memory');

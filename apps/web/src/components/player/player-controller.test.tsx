@@ -169,18 +169,51 @@ describe('PlayerController', () => {
 });
 
 describe('VideoPlayer', () => {
-  it('says so while the playable copy is being prepared, and shows no broken element', () => {
+  it('says so while the playable copy is being prepared, with its progress, and shows no broken element', () => {
     const player = new PlayerController({ fps: FPS, frameCount: 300 });
-    render(
+    const { rerender } = render(
       <VideoPlayer
         player={player}
-        source={{ name: 'Session 1', streamUrl: null, width: 320, height: 240 }}
+        source={{
+          name: 'Session 1',
+          streamUrl: null,
+          width: 320,
+          height: 240,
+          unavailable: { kind: 'preparing', progress: 0.376 },
+        }}
         controls={<p>controls</p>}
       />,
     );
-    expect(screen.getByTestId('player-unavailable').textContent).toContain('being prepared');
+    expect(screen.getByTestId('player-unavailable').textContent).toContain('Preparing the playable copy… 37%');
+    expect(screen.getByRole('progressbar', { name: 'Playable copy' }).getAttribute('aria-valuenow')).toBe('37');
     expect(screen.queryByTestId('video-element')).toBeNull();
     expect(screen.getByRole('region', { name: 'Player: Session 1' })).toBeTruthy();
+
+    // Not started yet: no figure; failed: the reason, and no element either.
+    rerender(
+      <VideoPlayer
+        player={player}
+        source={{ name: 'Session 1', streamUrl: null, width: 320, height: 240, unavailable: null }}
+      />,
+    );
+    expect(screen.getByTestId('player-unavailable').textContent).toMatch(/Preparing the playable copy…This video/);
+    expect(screen.queryByRole('progressbar')).toBeNull();
+    rerender(
+      <VideoPlayer
+        player={player}
+        source={{
+          name: 'Session 1',
+          streamUrl: null,
+          width: 320,
+          height: 240,
+          unavailable: { kind: 'failed', reason: 'Making the playable copy failed: out of memory' },
+        }}
+      />,
+    );
+    expect(screen.getByTestId('player-unavailable').textContent).toContain(
+      'could not be made: Making the playable copy failed: out of memory',
+    );
+    expect(screen.queryByTestId('video-element')).toBeNull();
   });
 
   it('renders the shown element, a hidden standby, and the overlay over the picture', () => {

@@ -6,8 +6,10 @@ import { type PlayerController, shownStyle, usePlayerState } from './player-cont
 /** What the player shows: a video's playable copy and its picture size. */
 export interface PlayerSource {
   name: string;
-  /** The playable copy's URL; null or absent while it is being prepared. */
+  /** The playable file's URL; null or absent while there is none (see `unavailable`). */
   streamUrl: string | null | undefined;
+  /** Why there is nothing to play yet: a copy being prepared (its progress, 0–1, when known) or one that failed. */
+  unavailable?: { kind: 'preparing'; progress: number | null } | { kind: 'failed'; reason: string | null } | null;
   posterUrl?: string | null | undefined;
   width: number | null | undefined;
   height: number | null | undefined;
@@ -92,9 +94,7 @@ export function VideoPlayer({
               {overlay ? <div className="absolute inset-0 z-[2]">{overlay}</div> : null}
             </>
           ) : (
-            <PictureMessage icon={<Film aria-hidden="true" />} testId="player-unavailable">
-              The playable copy of this video is being prepared. The player opens when it is ready.
-            </PictureMessage>
+            <UnavailableMessage unavailable={source.unavailable} />
           )}
           {playable && error ? (
             <PictureMessage icon={<TriangleAlert aria-hidden="true" />} testId="player-error">
@@ -126,6 +126,46 @@ export function VideoPlayer({
   );
 }
 
+/** The progress as a whole percentage that reaches 100 only when done. */
+export function percent(progress: number): number {
+  return Math.min(99, Math.max(0, Math.floor(progress * 100)));
+}
+
+function UnavailableMessage({ unavailable }: { unavailable: PlayerSource['unavailable'] }) {
+  if (unavailable?.kind === 'failed') {
+    return (
+      <PictureMessage icon={<TriangleAlert aria-hidden="true" />} testId="player-unavailable">
+        The playable copy of this video could not be made{unavailable.reason ? `: ${unavailable.reason}` : '.'} Analyses
+        still read the original.
+      </PictureMessage>
+    );
+  }
+  const progress = unavailable?.kind === 'preparing' ? unavailable.progress : null;
+  return (
+    <PictureMessage icon={<Film aria-hidden="true" />} testId="player-unavailable">
+      <span className="block font-medium">
+        Preparing the playable copy…{progress === null ? '' : ` ${percent(progress)}%`}
+      </span>
+      <span className="mt-1 block opacity-80">
+        This video does not play in every browser as it is. The player opens when the copy is ready; analyses can start
+        now.
+      </span>
+      {progress === null ? null : (
+        <span
+          role="progressbar"
+          aria-label="Playable copy"
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={percent(progress)}
+          className="mx-auto mt-3 block h-1.5 w-48 overflow-hidden rounded-full bg-white/20"
+        >
+          <span className="block h-full bg-white" style={{ width: `${percent(progress)}%` }} />
+        </span>
+      )}
+    </PictureMessage>
+  );
+}
+
 function PictureMessage({ icon, children, testId }: { icon: ReactNode; children: ReactNode; testId: string }) {
   return (
     <div
@@ -134,7 +174,7 @@ function PictureMessage({ icon, children, testId }: { icon: ReactNode; children:
       className="absolute inset-0 z-[3] flex flex-col items-center justify-center gap-2 bg-black/80 p-6 text-center text-sm text-white [&_svg]:size-6 [&_svg]:opacity-80"
     >
       {icon}
-      <p className="max-w-sm">{children}</p>
+      <div className="max-w-sm">{children}</div>
     </div>
   );
 }

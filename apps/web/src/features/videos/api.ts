@@ -9,6 +9,9 @@ export type VideoStatus = Video['status'];
 export const VIDEO_POLL_MS = 2000;
 export const isVideoBusy = (video: Pick<Video, 'status'>) =>
   video.status === 'uploading' || video.status === 'processing';
+/** The playback copy is still to be made: the player waits for it (the video is analysable meanwhile). */
+export const isCopyPreparing = (video: Pick<Video, 'playback_copy'>) =>
+  video.playback_copy.state === 'pending' || video.playback_copy.state === 'making';
 
 export const videoKeys = {
   all: ['videos'] as const,
@@ -67,8 +70,9 @@ export const videoQueries = {
     queryOptions({
       queryKey: videoKeys.list(projectUuid, subjectUuid, params),
       queryFn: () => videosApi.list(projectUuid, subjectUuid, params),
-      // Follow uploads and processing until every video is ready or failed.
-      refetchInterval: (query) => (query.state.data?.results.some(isVideoBusy) ? VIDEO_POLL_MS : false),
+      // Follow uploads, processing and playback copies until every video is ready (and playable) or failed.
+      refetchInterval: (query) =>
+        query.state.data?.results.some((video) => isVideoBusy(video) || isCopyPreparing(video)) ? VIDEO_POLL_MS : false,
     }),
   recent: (projectUuid: string) =>
     queryOptions({ queryKey: videoKeys.recent(projectUuid), queryFn: () => videosApi.recent(projectUuid) }),

@@ -36,6 +36,7 @@ const video = {
   thumbnail_url: null,
   stream_url: '',
   playback: 'original',
+  playback_copy: { state: 'not_needed', progress: 1, error: null },
   recorded_at: null,
   created_at: '2026-01-01T00:00:00Z',
   updated_at: '2026-01-01T00:00:00Z',

@@ -1,0 +1,110 @@
+import { writeFile } from 'node:fs/promises';
+import { lastLine } from './ffmpeg-media.js';
+import {
+  type CopyPiece,
+  concatList,
+  countFramesArgs,
+  type FrameIndex,
+  joinArgs,
+  packetIndexArgs,
+  parsePacketIndex,
+  pieceArgs,
+  reportsDecodeErrors,
+} from './playback.js';
+import { runProcess } from './run-process.js';
+
+type Binaries = { ffmpeg: string; ffprobe: string };
+
+/** Splits a byte stream into lines, across chunk boundaries. */
+function lineReader(onLine: (line: string) => void) {
+  let rest = '';
+  return {
+    push(chunk: Buffer) {
+      const text = rest + chunk.toString('latin1');
+      const lines = text.split('\n');
+      rest = lines.pop() ?? '';
+      for (const line of lines) onLine(line);
+    },
+    end() {
+      if (rest) onLine(rest);
+      rest = '';
+    },
+  };
+}
+
+/** Every frame's time and keyframe flag, read from the packet index (demuxing only, no decoding). */
+export async function readFrameIndex(binaries: Binaries, input: string, signal?: AbortSignal): Promise<FrameIndex> {
+  const lines: string[] = [];
+  const reader = lineReader((line) => lines.push(line));
+  await runProcess(binaries.ffprobe, packetIndexArgs(input), { signal, onStdout: (chunk) => reader.push(chunk) });
+  reader.end();
+  return parsePacketIndex(lines);
+}
+
+/** Frames (packets) of the first video stream of a file, counted without decoding. */
+export async function countFrames(binaries: Binaries, file: string, signal?: AbortSignal): Promise<number> {
+  const { stdout } = await runProcess(binaries.ffprobe, countFramesArgs(file), { signal, timeoutMs: 600_000 });
+  const count = Number.parseInt(stdout.toString('utf8').trim(), 10);
+  return Number.isFinite(count) ? count : 0;
+}
+
+/** A piece that came out wrong even when decoded from the start of the file: retrying cannot help. */
+export class PieceMismatchError extends Error {}
+
+/**
+ * Encodes one piece. It first decodes from the piece's keyframe; when the decoder reports errors there (a
+ * keyframe that is not a clean start) or the piece has the wrong number of frames, it decodes again from the
+ * start of the file and drops the frames before the piece — slower, but exact. `onFrames` gets the frames
+ * encoded so far.
+ */
+export async function encodePiece(
+  binaries: Binaries,
+  input: string,
+  output: string,
+  piece: CopyPiece,
+  options: { signal?: AbortSignal; threads?: number; onFrames?: (frames: number) => void; warn?: (m: string) => void },
+): Promise<{ fromStart: boolean }> {
+  const expected = piece.endFrame - piece.startFrame;
+  const attempt = async (seekS: number | null) => {
+    const reader = lineReader((line) => {
+      const match = /^frame=(\d+)/.exec(line);
+      if (match) options.onFrames?.(Number(match[1]));
+    });
+    const { stderr } = await runProcess(
+      binaries.ffmpeg,
+      pieceArgs(input, output, { ...piece, seekS }, { threads: options.threads }),
+      { signal: options.signal, onStdout: (chunk) => reader.push(chunk) },
+    );
+    reader.end();
+    return { stderr, frames: await countFrames(binaries, output, options.signal) };
+  };
+  if (piece.startFrame > 0) {
+    const seeked = await attempt(piece.seekS);
+    if (!reportsDecodeErrors(seeked.stderr) && seeked.frames === expected) return { fromStart: false };
+    options.warn?.(
+      `piece ${piece.index}: decoding from its keyframe gave ${seeked.frames}/${expected} frames` +
+        `${reportsDecodeErrors(seeked.stderr) ? ` and errors (${lastLine(seeked.stderr)})` : ''}; decoding from the start`,
+    );
+  }
+  const whole = await attempt(null);
+  if (whole.frames !== expected) {
+    throw new PieceMismatchError(
+      `Piece ${piece.index + 1} of the playable copy has ${whole.frames} frames instead of ${expected}.`,
+    );
+  }
+  if (reportsDecodeErrors(whole.stderr))
+    options.warn?.(`piece ${piece.index}: ffmpeg reported ${lastLine(whole.stderr)}`);
+  return { fromStart: true };
+}
+
+/** Joins the pieces (in order) without re-encoding; each starts where the next one's time begins. */
+export async function joinPieces(
+  binaries: Binaries,
+  pieces: { file: string; durationS: number | null }[],
+  listFile: string,
+  output: string,
+  signal?: AbortSignal,
+): Promise<void> {
+  await writeFile(listFile, concatList(pieces));
+  await runProcess(binaries.ffmpeg, joinArgs(listFile, output), { signal });
+}
