@@ -1,11 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../../test/factories.js';
 import { createProjectWithSubject, uploadVideo, waitForVideo } from '../../../test/factories-videos.js';
 import { analysisFixtures, JUMPS_FIXTURE } from '../../../test/fixtures/videos.js';
+import { startTestS3, type TestS3 } from '../../../test/s3-server.js';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
 
 /**
@@ -13,36 +10,20 @@ import { createTestApp, type TestApp } from '../../../test/test-app.js';
  * range requests), so segments never download the whole file.
  */
 describe('analysis on S3 storage', () => {
-  let server: S3rver;
-  let s3Dir: string;
+  let s3: TestS3;
   let t: TestApp;
 
   beforeAll(async () => {
-    s3Dir = mkdtempSync(path.join(os.tmpdir(), 's3rver-'));
-    server = new S3rver({
-      port: 0,
-      address: '127.0.0.1',
-      directory: s3Dir,
-      silent: true,
-      configureBuckets: [{ name: 'lab-videos', configs: [] }],
-    });
-    const { port } = await server.run();
+    s3 = await startTestS3();
     t = await createTestApp({
       workers: true,
       config: { analysisWorkers: 2, analysisSegmentSeconds: 1 },
-      env: {
-        S3_BUCKET: 'lab-videos',
-        S3_ENDPOINT: `http://127.0.0.1:${port}`,
-        S3_REGION: 'us-east-1',
-        S3_ACCESS_KEY_ID: 'S3RVER',
-        S3_SECRET_ACCESS_KEY: 'S3RVER',
-      },
+      env: s3.env,
     });
   });
   afterAll(async () => {
     await t?.close();
-    await server?.close();
-    rmSync(s3Dir, { recursive: true, force: true });
+    await s3?.close();
   });
 
   it('runs segmented movement detection and a preview straight from the bucket', async () => {

@@ -1,9 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../../../test/factories.js';
 import {
@@ -13,6 +9,7 @@ import {
   waitForVideo,
 } from '../../../test/factories-videos.js';
 import { analysisFixtures, JUMPS_FIXTURE } from '../../../test/fixtures/videos.js';
+import { startTestS3, type TestS3 } from '../../../test/s3-server.js';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
 import { analyses, subjects, videos } from '../../db/schema.js';
 import { legacyVideoStoragePrefix, videoStoragePrefix } from '../../lib/storage-keys.js';
@@ -268,36 +265,20 @@ describe('moving a video (local storage)', () => {
 });
 
 describe('moving a video (S3 storage)', () => {
-  let server: S3rver;
-  let s3Dir: string;
+  let s3: TestS3;
   let t: TestApp;
   beforeAll(async () => {
-    s3Dir = mkdtempSync(path.join(os.tmpdir(), 's3rver-move-'));
-    server = new S3rver({
-      port: 0,
-      address: '127.0.0.1',
-      directory: s3Dir,
-      silent: true,
-      configureBuckets: [{ name: 'lab-videos', configs: [] }],
-    });
-    const { port } = await server.run();
+    s3 = await startTestS3();
     t = await createTestApp({
       workers: true,
       config: { analysisWorkers: 2, analysisSegmentSeconds: 1 },
-      env: {
-        S3_BUCKET: 'lab-videos',
-        S3_ENDPOINT: `http://127.0.0.1:${port}`,
-        S3_REGION: 'us-east-1',
-        S3_ACCESS_KEY_ID: 'S3RVER',
-        S3_SECRET_ACCESS_KEY: 'S3RVER',
-      },
+      env: s3.env,
     });
     expect(t.ctx.storage.kind).toBe('s3');
   });
   afterAll(async () => {
     await t?.close();
-    await server?.close();
-    rmSync(s3Dir, { recursive: true, force: true });
+    await s3?.close();
   });
   scenario(() => t).it();
 });

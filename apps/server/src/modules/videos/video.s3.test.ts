@@ -1,7 +1,5 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../../../test/factories.js';
 import {
@@ -11,13 +9,13 @@ import {
   waitForVideo,
 } from '../../../test/factories-videos.js';
 import { AVI_FIXTURE, type VideoFixtures, videoFixtures } from '../../../test/fixtures/videos.js';
+import { startTestS3, type TestS3 } from '../../../test/s3-server.js';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
 import { videoStoragePrefix } from '../../lib/storage-keys.js';
 
 /** The same video pipeline with S3_* set: files in a bucket of a local S3-compatible server (s3rver). */
 describe('videos on S3 storage', () => {
-  let server: S3rver;
-  let s3Dir: string;
+  let s3: TestS3;
   let t: TestApp;
   let owner: TestUser;
   let fixtures: VideoFixtures;
@@ -25,32 +23,17 @@ describe('videos on S3 storage', () => {
 
   beforeAll(async () => {
     fixtures = videoFixtures();
-    s3Dir = mkdtempSync(path.join(os.tmpdir(), 's3rver-'));
-    server = new S3rver({
-      port: 0,
-      address: '127.0.0.1',
-      directory: s3Dir,
-      silent: true,
-      configureBuckets: [{ name: 'lab-videos', configs: [] }],
-    });
-    const { port } = await server.run();
+    s3 = await startTestS3();
     t = await createTestApp({
       workers: true,
-      env: {
-        S3_BUCKET: 'lab-videos',
-        S3_ENDPOINT: `http://127.0.0.1:${port}`,
-        S3_REGION: 'us-east-1',
-        S3_ACCESS_KEY_ID: 'S3RVER',
-        S3_SECRET_ACCESS_KEY: 'S3RVER',
-      },
+      env: s3.env,
     });
     owner = await createUser(t.ctx);
     project = await createProjectWithSubject(t.ctx, owner);
   });
   afterAll(async () => {
     await t.close();
-    await server.close();
-    rmSync(s3Dir, { recursive: true, force: true });
+    await s3?.close();
   });
 
   it('uploads, processes, streams and deletes an AVI with every file in the bucket', async () => {
@@ -101,7 +84,7 @@ describe('videos on S3 storage', () => {
     const list = await t.app.inject({ method: 'GET', url: project.videosUrl, headers: owner.headers });
     expect(list.json().count).toBe(0);
     // s3rver keeps each object as "<key>._S3rver_object" on disk: the bucket holds none.
-    const objects = readdirSync(path.join(s3Dir, 'lab-videos'), { recursive: true }).filter((f) =>
+    const objects = readdirSync(path.join(s3.dir, s3.bucket), { recursive: true }).filter((f) =>
       String(f).endsWith('._S3rver_object'),
     );
     expect(objects).toEqual([]);
