@@ -273,13 +273,14 @@ describe('the scaled shape: a web process and two workers on PostgreSQL and S3',
 
   it('retries a playback copy whose worker was SIGKILLed while copying, and the video becomes ready', async () => {
     const from = workers.map((w) => w.lines.length);
-    const isVideoJobStart = (l: { msg?: string; job?: string }) =>
-      l.msg === 'job started' && typeof l.job === 'string' && l.job.startsWith('videos.');
+    // A copy is made in `videos.playback-piece` jobs (one piece for a minute of video) after the video is ready.
+    const isPieceJobStart = (l: { msg?: string; job?: string }) =>
+      l.msg === 'job started' && l.job === 'videos.playback-piece';
     const video = await uploadOverHttp(fixtures.mjpegAvi);
-    const copier = await Promise.any(workers.map((w, i) => w.waitFor(isVideoJobStart, 30_000, from[i]).then(() => w)));
-    // ffmpeg is making the copy (not the thumbnail; ffprobe is another binary).
+    const copier = await Promise.any(workers.map((w, i) => w.waitFor(isPieceJobStart, 60_000, from[i]).then(() => w)));
+    // ffmpeg is encoding the piece.
     await pollUntil(
-      async () => copier.groupCommands().some((c) => /ffmpeg/.test(c) && !/thumbnail/.test(c)),
+      async () => copier.groupCommands().some((c) => /ffmpeg/.test(c) && /libx264/.test(c)),
       (copying) => copying,
       30_000,
       50,
@@ -288,13 +289,19 @@ describe('the scaled shape: a web process and two workers on PostgreSQL and S3',
     const killedAt = Date.now();
     await copier.exited;
     const other = workers.find((w) => w !== copier)!;
-    const retried = await other.waitFor(isVideoJobStart, 30_000, from[workers.indexOf(other)]);
+    const retried = await other.waitFor(isPieceJobStart, 30_000, from[workers.indexOf(other)]);
     const takeoverMs = Date.now() - killedAt;
     const handBackMs = (await handedBack(retried.jobId!)) - killedAt;
     expect(handBackMs).toBeLessThan(6_000);
-    const ready = await waitVideo(video, 90_000);
+    const ready = await pollUntil(
+      async () => (await api('GET', videoUrl(video))).json,
+      (v) => v.playback_copy.state === 'ready' || v.playback_copy.state === 'failed',
+      90_000,
+      200,
+    );
     const readyMs = Date.now() - killedAt;
     expect(ready).toMatchObject({ status: 'ready', error: null, playback: 'copy' });
+    expect(ready.playback_copy).toEqual({ state: 'ready', progress: 1, error: null });
     const head = await fetch(ready.stream_url.startsWith('http') ? ready.stream_url : `${webUrl}${ready.stream_url}`, {
       headers: { range: 'bytes=0-11' },
     });
@@ -305,7 +312,7 @@ describe('the scaled shape: a web process and two workers on PostgreSQL and S3',
         .toString(),
     ).toBe('ftyp');
     console.log(
-      `[scaled] worker SIGKILLed while copying: handed back after ${(handBackMs / 1000).toFixed(1)} s, job taken over after ${(takeoverMs / 1000).toFixed(1)} s, video ready ${(readyMs / 1000).toFixed(1)} s after the kill`,
+      `[scaled] worker SIGKILLed while copying: handed back after ${(handBackMs / 1000).toFixed(1)} s, job taken over after ${(takeoverMs / 1000).toFixed(1)} s, copy ready ${(readyMs / 1000).toFixed(1)} s after the kill`,
     );
     workers = [other, startWorker('worker-d')];
     await workers[1]!.workerId();

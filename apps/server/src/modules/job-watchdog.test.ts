@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../test/factories.js';
 import { createProjectWithSubject } from '../../test/factories-videos.js';
@@ -8,12 +8,14 @@ import { analyses, videos } from '../db/schema.js';
 import { analysisSegmentJob } from './analysis/analysis.runs.js';
 import {
   emptyWatchdogMemory,
+  LOST_COPY_MESSAGE,
   LOST_RUN_MESSAGE,
   LOST_VIDEO_MESSAGE,
   type WatchdogMemory,
   watchdogSweep,
 } from './job-watchdog.js';
 import { processVideoJob } from './videos/video.jobs.js';
+import { playbackPieceJob } from './videos/video.playback.js';
 
 describe('job watchdog', () => {
   let t: TestApp;
@@ -67,6 +69,14 @@ describe('job watchdog', () => {
     await t.ctx.jobs.send(processVideoJob, { videoUuid: queuedVideo });
     const readyVideo = await newVideo();
     await t.ctx.db.update(videos).set({ status: 'ready' }).where(eq(videos.videoUuid, readyVideo));
+    // Ready, its copy being made: one with a piece job waiting, one whose piece jobs are gone.
+    const copyingVideo = await newVideo();
+    const orphanCopyVideo = await newVideo();
+    await t.ctx.db
+      .update(videos)
+      .set({ status: 'ready', playbackState: 'making', playbackProgress: 0.5 })
+      .where(inArray(videos.videoUuid, [copyingVideo, orphanCopyVideo]));
+    await t.ctx.jobs.send(playbackPieceJob, { videoUuid: copyingVideo, index: 0 });
     const orphanRun = await newRun(readyVideo);
     const queuedRun = await newRun(readyVideo);
     const queuedJob = await t.ctx.jobs.send(analysisSegmentJob, { analysisUuid: queuedRun, index: 0 });
@@ -78,10 +88,12 @@ describe('job watchdog', () => {
     memory = first.memory;
     expect([...memory.runs]).toEqual([orphanRun]);
     expect(new Set(memory.videos)).toEqual(new Set([orphanVideo, abandonedVideo]));
+    expect([...memory.copies]).toEqual([orphanCopyVideo]);
 
     const second = await watchdogSweep(t.ctx, memory);
     expect(second.failedRuns).toEqual([orphanRun]);
     expect(new Set(second.failedVideos)).toEqual(new Set([orphanVideo, abandonedVideo]));
+    expect(second.failedCopies).toEqual([orphanCopyVideo]);
     const runRow = (uuid: string) => t.ctx.db.select().from(analyses).where(eq(analyses.analysisUuid, uuid));
     const videoRow = (uuid: string) => t.ctx.db.select().from(videos).where(eq(videos.videoUuid, uuid));
     expect((await runRow(orphanRun))[0]).toMatchObject({ status: 'failed', error: LOST_RUN_MESSAGE });
@@ -90,6 +102,13 @@ describe('job watchdog', () => {
     expect((await videoRow(queuedVideo))[0]).toMatchObject({ status: 'processing', error: null });
     expect((await videoRow(storingVideo))[0]).toMatchObject({ status: 'processing', error: null });
     expect((await videoRow(readyVideo))[0]).toMatchObject({ status: 'ready' });
+    // The video stays ready and analysable; its copy says why it stopped. The one with a job goes on.
+    expect((await videoRow(orphanCopyVideo))[0]).toMatchObject({
+      status: 'ready',
+      playbackState: 'failed',
+      playbackError: LOST_COPY_MESSAGE,
+    });
+    expect((await videoRow(copyingVideo))[0]).toMatchObject({ status: 'ready', playbackState: 'making' });
 
     // The user sees why.
     const shown = await t.app.inject({
@@ -107,6 +126,8 @@ describe('job watchdog', () => {
     expect(fourth.failedRuns).toEqual([queuedRun]);
     expect(fourth.memory.runs.size).toBe(0);
     // A fresh id never seen is not failed on its first look.
-    expect((await watchdogSweep(t.ctx, { runs: new Set([randomUUID()]), videos: new Set() })).failedRuns).toEqual([]);
+    expect(
+      (await watchdogSweep(t.ctx, { runs: new Set([randomUUID()]), videos: new Set(), copies: new Set() })).failedRuns,
+    ).toEqual([]);
   });
 });

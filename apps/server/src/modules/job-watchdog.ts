@@ -6,6 +6,8 @@ export const LOST_RUN_MESSAGE =
   'The run stopped: its jobs are no longer queued (lost by the job queue or removed). Run it again.';
 export const LOST_VIDEO_MESSAGE =
   'Processing stopped: its job is no longer queued (lost by the job queue or removed). Upload the video again.';
+export const LOST_COPY_MESSAGE =
+  'The playable copy stopped: its jobs are no longer queued (lost by the job queue or removed). The original still plays where the browser can, and analyses use it.';
 
 /**
  * A video is `processing` from the moment its upload is checked, while the original is still being copied into
@@ -18,15 +20,17 @@ export const STORING_ORIGINAL_HOURS = 6;
 export interface WatchdogMemory {
   runs: Set<string>;
   videos: Set<string>;
+  /** Videos whose playback copy is being made (their piece jobs, ADR 004). */
+  copies: Set<string>;
 }
 
 export function emptyWatchdogMemory(): WatchdogMemory {
-  return { runs: new Set(), videos: new Set() };
+  return { runs: new Set(), videos: new Set(), copies: new Set() };
 }
 
 /**
- * One look for work nothing will ever finish: a run still queued or running, or a video still processing, with no
- * job left that names it (waiting, waiting to retry or running) — for a video, once its original is stored (see
+ * One look for work nothing will ever finish: a run still queued or running, a video still processing, or a
+ * playback copy still being made, with no job left that names it (waiting, waiting to retry or running) — for a video, once its original is stored (see
  * STORING_ORIGINAL_HOURS) — its jobs were deleted, expired, failed for good in
  * a process that died before recording it, or never sent. Seen so on two looks in a row (so a run whose job is
  * being sent, or a job that has just ended and is writing its result, is left alone), it fails with a message the
@@ -35,7 +39,7 @@ export function emptyWatchdogMemory(): WatchdogMemory {
 export async function watchdogSweep(
   context: AppContext,
   memory: WatchdogMemory,
-): Promise<{ memory: WatchdogMemory; failedRuns: string[]; failedVideos: string[] }> {
+): Promise<{ memory: WatchdogMemory; failedRuns: string[]; failedVideos: string[]; failedCopies: string[] }> {
   const [liveRuns, liveVideos] = [
     await context.jobs.liveJobKeys('analysisUuid'),
     await context.jobs.liveJobKeys('videoUuid'),
@@ -50,10 +54,16 @@ export async function watchdogSweep(
     .select({ uuid: videos.videoUuid })
     .from(videos)
     .where(and(eq(videos.status, 'processing'), or(isNotNull(videos.originalKey), lt(videos.updatedAt, storingSince))));
+  const copying = await context.db
+    .select({ uuid: videos.videoUuid })
+    .from(videos)
+    .where(and(eq(videos.status, 'ready'), eq(videos.playbackState, 'making')));
   const orphanRuns = openRuns.map((r) => r.uuid).filter((uuid) => !liveRuns.has(uuid));
   const orphanVideos = processing.map((v) => v.uuid).filter((uuid) => !liveVideos.has(uuid));
+  const orphanCopies = copying.map((v) => v.uuid).filter((uuid) => !liveVideos.has(uuid));
   const failedRuns: string[] = [];
   const failedVideos: string[] = [];
+  const failedCopies: string[] = [];
   for (const uuid of orphanRuns.filter((u) => memory.runs.has(u))) {
     const rows = await context.db
       .update(analyses)
@@ -70,16 +80,30 @@ export async function watchdogSweep(
       .returning({ uuid: videos.videoUuid });
     if (rows.length > 0) failedVideos.push(uuid);
   }
-  if (failedRuns.length > 0 || failedVideos.length > 0) {
-    context.logger.warn({ runs: failedRuns, videos: failedVideos }, 'watchdog failed work whose jobs are gone');
+  // A copy is only for playback: the video stays ready and analysable, the copy says why it stopped.
+  for (const uuid of orphanCopies.filter((u) => memory.copies.has(u))) {
+    const rows = await context.db
+      .update(videos)
+      .set({ playbackState: 'failed', playbackError: LOST_COPY_MESSAGE, updatedAt: new Date() })
+      .where(and(eq(videos.videoUuid, uuid), eq(videos.playbackState, 'making')))
+      .returning({ uuid: videos.videoUuid });
+    if (rows.length > 0) failedCopies.push(uuid);
+  }
+  if (failedRuns.length > 0 || failedVideos.length > 0 || failedCopies.length > 0) {
+    context.logger.warn(
+      { runs: failedRuns, videos: failedVideos, copies: failedCopies },
+      'watchdog failed work whose jobs are gone',
+    );
   }
   return {
     memory: {
       runs: new Set(orphanRuns.filter((u) => !memory.runs.has(u))),
       videos: new Set(orphanVideos.filter((u) => !memory.videos.has(u))),
+      copies: new Set(orphanCopies.filter((u) => !memory.copies.has(u))),
     },
     failedRuns,
     failedVideos,
+    failedCopies,
   };
 }
 
