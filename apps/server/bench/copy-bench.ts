@@ -155,13 +155,19 @@ export async function copyPhase(h: BenchHarness, dataDir: string, subjectsUrl: s
     `${(statSync(file).size / MB).toFixed(0)} MB; 1-min load average at the start ${os.loadavg()[0]!.toFixed(2)}`,
   ]);
   const times: Record<number, { total: number; pieces: number }> = {};
+  // A worker here is one core: the server (and the ffmpeg it starts, which inherits the affinity) is pinned to as
+  // many cores as it has workers, as a worker machine would bring its own. libx264 alone fills every core it is
+  // given, so on an unpinned 2-core machine a second worker has no core to add.
+  const cores = os.availableParallelism();
   for (const workers of [1, 2]) {
     const server = await h.startServer(dataDir, { ANALYSIS_WORKERS: String(workers) });
+    const pinned = cores >= workers ? Array.from({ length: workers }, (_, i) => i).join(',') : null;
+    if (pinned) execFileSync('taskset', ['-a', '-p', '-c', pinned, String(server.pid)], { stdio: 'ignore' });
     try {
       h.log(`copy: upload and playback copy with ${workers} worker(s)...`);
       times[workers] = await copySeconds(h, subjectsUrl, file);
       rows.push([
-        `Playback copy, ANALYSIS_WORKERS=${workers} (pieces of 300 s at keyframes, libx264 veryfast, joined with -c copy and checked): upload answered → copy ready / pieces made and joined`,
+        `Playback copy, ${workers} worker(s) (ANALYSIS_WORKERS=${workers}, ${pinned ? `server pinned to core(s) ${pinned}` : 'not pinned'}; pieces of 300 s at keyframes, libx264 veryfast, joined with -c copy and checked): upload answered → copy ready / pieces made and joined`,
         `${times[workers]!.total.toFixed(1)} s / ${times[workers]!.pieces.toFixed(1)} s = ${Math.round(FRAMES / times[workers]!.pieces)} frames/s`,
       ]);
       if (workers === 2) {
