@@ -156,10 +156,17 @@ test('calibrates a run against a hand track and applies the best setting', async
   // Apply: a new event-detection run on the same series opens as the result, with the best k and its 3 events.
   await panel.getByRole('button', { name: 'Apply' }).click();
   await expect(page).not.toHaveURL(new RegExp(`run=${runUuid}`));
-  const result = page.getByTestId('run-result');
-  await expect(result).toContainText('Event detection', { timeout: 30_000 });
-  await expect(page.getByTestId('run-summary')).toContainText('Events3', { timeout: 30_000 });
   const applied = new URL(page.url()).searchParams.get('run')!;
+  // The URL changes first; the page follows once the navigation's render has finished and the new run succeeded
+  // (its Agreement link only shows for a finished run).
+  await expect(page.getByRole('link', { name: 'Agreement', exact: true })).toHaveAttribute(
+    'href',
+    new RegExp(`candidate=run_reviewed%3A${applied}`),
+    { timeout: 30_000 },
+  );
+  const result = page.getByTestId('run-result');
+  await expect(result).toContainText('Event detection');
+  await expect(page.getByTestId('run-summary')).toContainText('Events3');
   const run = await (await page.request.get(`${videoUrl(place)}analysis/${applied}/`, { headers: auth(owner) })).json();
   expect(run).toMatchObject({ kind: 'event_detection', source_analysis_uuid: runUuid, status: 'succeeded' });
   expect(run.parameters.event_threshold_k).toBe(Number(best));
