@@ -415,7 +415,7 @@ function writeLoadSection(loadRows: [string, string][]) {
   const updated =
     start < 0
       ? `${current.trimEnd()}\n\n${section}`
-      : `${current.slice(0, start)}${section}${next < 0 ? '' : current.slice(next + 1)}`;
+      : `${current.slice(0, start)}${section}${next < 0 ? '' : `\n${current.slice(next + 1)}`}`;
   writeFileSync(file, updated);
 }
 
