@@ -22,8 +22,8 @@ export interface BenchHarness {
   resetPeakRss(pid: number): void;
 }
 
-const VIDEO = { width: 640, height: 480, fps: 30, seconds: 600 } as const;
-const FRAMES = VIDEO.fps * VIDEO.seconds;
+export const VIDEO = { width: 640, height: 480, fps: 30, seconds: 600 } as const;
+export const FRAMES = VIDEO.fps * VIDEO.seconds;
 const QUARTER_ROI = { start_s: 0, x: 160, y: 120, width: 320, height: 240 };
 const MB = 1024 * 1024;
 
@@ -31,15 +31,25 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const rate = (framesPerSecond: number) => `${Math.round(framesPerSecond)} frames/s`;
 
 /**
- * A static textured scene with a dark square gliding over it, 18,000 frames. The texture is computed once on one
+ * A static textured scene with a dark square gliding over it, 18,000 frames (10 min of 640x480 at 30 fps): H.264 MP4
+ * for the analysis rows, MJPEG AVI (every frame a JPEG) for the playback-copy rows. The texture is computed once on one
  * frame (geq is slow) and looped, so generating takes well under a minute; cached in the bench directory.
  */
-function makeAnalysisVideo(cacheDir: string): string {
+export function makeGlidingSquareVideo(cacheDir: string, codec: 'h264' | 'mjpeg' = 'h264'): string {
   mkdirSync(cacheDir, { recursive: true });
-  const file = path.join(cacheDir, `analysis-${VIDEO.width}x${VIDEO.height}-${VIDEO.seconds}s.mp4`);
+  const extension = codec === 'h264' ? 'mp4' : 'avi';
+  const name = codec === 'h264' ? 'analysis' : 'copy-mjpeg';
+  const file = path.join(cacheDir, `${name}-${VIDEO.width}x${VIDEO.height}-${VIDEO.seconds}s.${extension}`);
   if (existsSync(file)) return file;
   const { width, height, fps, seconds } = VIDEO;
-  const partial = `${file}.partial.mp4`;
+  const partial = `${file}.partial.${extension}`;
+  const encode =
+    codec === 'h264'
+      ? [
+          ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-g', '250', '-pix_fmt', 'yuv420p'],
+          ...['-movflags', '+faststart'],
+        ]
+      : ['-c:v', 'mjpeg', '-q:v', '6', '-pix_fmt', 'yuvj420p', '-f', 'avi'];
   execFileSync('ffmpeg', [
     ...['-hide_banner', '-v', 'error', '-y'],
     ...['-f', 'lavfi', '-i', `nullsrc=s=${width}x${height}:r=${fps}:d=${seconds}`],
@@ -49,8 +59,8 @@ function makeAnalysisVideo(cacheDir: string): string {
       `[0]trim=end_frame=1,geq=lum='128+50*sin(X/6)*cos(Y/9)+30*sin((X+Y)/23)':cb=128:cr=128,format=yuv420p,loop=loop=${FRAMES - 1}:size=1:start=0,setpts=N/${fps}/TB[bg]`,
       `[bg][1]overlay=x='300+250*sin(t*0.7)':y='220+180*sin(t*1.3)':eval=frame:shortest=1`,
     ].join(';'),
-    ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-g', '250', '-pix_fmt', 'yuv420p'],
-    ...['-movflags', '+faststart', partial],
+    ...encode,
+    partial,
   ]);
   renameSync(partial, file);
   return file;
@@ -237,7 +247,7 @@ export async function analysisPhase(
 ): Promise<[string, string][]> {
   const rows: [string, string][] = [];
   h.log('analysis: preparing the 10-minute 640x480 video...');
-  const file = makeAnalysisVideo(h.cacheDir);
+  const file = makeGlidingSquareVideo(h.cacheDir);
   const load = await quietMachine(h);
   rows.push([
     'Analysis video (all analysis rows): 640x480, 30 fps, 10 min = 18,000 frames, H.264 veryfast crf 23, static texture + a moving square',

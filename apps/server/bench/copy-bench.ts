@@ -2,38 +2,14 @@
 // last byte a run can start (the video is analysable before its copy exists), and the copy's wall time with one
 // and with two workers (pieces of PLAYBACK_PIECE_SECONDS, joined). bench.ts passes its helpers in.
 import { execFileSync } from 'node:child_process';
-import { createReadStream, existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import type { BenchHarness } from './analysis-bench.js';
+import { type BenchHarness, FRAMES, makeGlidingSquareVideo } from './analysis-bench.js';
 
-const VIDEO = { width: 640, height: 480, fps: 30, seconds: 600 } as const;
-const FRAMES = VIDEO.fps * VIDEO.seconds;
 const MB = 1024 * 1024;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** A static texture with a dark square gliding over it, as MJPEG in AVI (every frame a JPEG); cached. */
-function makeMjpegAvi(cacheDir: string): string {
-  mkdirSync(cacheDir, { recursive: true });
-  const file = path.join(cacheDir, `copy-mjpeg-${VIDEO.width}x${VIDEO.height}-${VIDEO.seconds}s.avi`);
-  if (existsSync(file)) return file;
-  const { width, height, fps, seconds } = VIDEO;
-  const partial = `${file}.partial.avi`;
-  execFileSync('ffmpeg', [
-    ...['-hide_banner', '-v', 'error', '-y'],
-    ...['-f', 'lavfi', '-i', `nullsrc=s=${width}x${height}:r=${fps}:d=${seconds}`],
-    ...['-f', 'lavfi', '-i', `color=c=0x101010:s=40x40:r=${fps}:d=${seconds}`],
-    '-filter_complex',
-    [
-      `[0]trim=end_frame=1,geq=lum='128+50*sin(X/6)*cos(Y/9)+30*sin((X+Y)/23)':cb=128:cr=128,format=yuv420p,loop=loop=${FRAMES - 1}:size=1:start=0,setpts=N/${fps}/TB[bg]`,
-      `[bg][1]overlay=x='300+250*sin(t*0.7)':y='220+180*sin(t*1.3)':eval=frame:shortest=1`,
-    ].join(';'),
-    ...['-c:v', 'mjpeg', '-q:v', '6', '-pix_fmt', 'yuvj420p', '-f', 'avi', partial],
-  ]);
-  renameSync(partial, file);
-  return file;
-}
 
 /**
  * A multipart upload that notes when its last byte left (the request's `finish`) and when the answer came.
@@ -149,7 +125,7 @@ async function analysableSeconds(h: BenchHarness, subjectsUrl: string, file: str
 export async function copyPhase(h: BenchHarness, dataDir: string, subjectsUrl: string): Promise<[string, string][]> {
   const rows: [string, string][] = [];
   h.log('copy: preparing the 10-minute 640x480 MJPEG AVI...');
-  const file = makeMjpegAvi(h.cacheDir);
+  const file = makeGlidingSquareVideo(h.cacheDir, 'mjpeg');
   rows.push([
     'Playback-copy video: MJPEG in AVI, 640x480, 30 fps, 10 min = 18,000 frames (static texture + a moving square)',
     `${(statSync(file).size / MB).toFixed(0)} MB; 1-min load average at the start ${os.loadavg()[0]!.toFixed(2)}`,
