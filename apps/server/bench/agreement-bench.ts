@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import type { BenchHarness } from './analysis-bench.js';
+import { uploadReadyVideo } from './bench-uploads.js';
 
 const FPS = 30;
 const SECONDS = 3600;
@@ -110,23 +111,9 @@ export async function agreementPhase(
   const file = makeHourVideo(h.cacheDir);
   const server = await h.startServer(dataDir);
   try {
-    const access = await h.login();
-    const subject = (await h.api('GET', `${subjectsUrl}?page_size=1`, access)).results[0];
-    const videosUrl = `${subjectsUrl}${subject.subject_uuid}/videos/`;
     h.log('agreement: uploading it...');
-    const upload = await h.uploadMultipart(videosUrl, access, file);
-    if (upload.status !== 201) throw new Error(`upload answered ${upload.status}: ${upload.body}`);
-    const videoUrl = `${videosUrl}${JSON.parse(upload.body).video_uuid}/`;
-    for (const started = performance.now(); ; ) {
-      const video = await h.api('GET', videoUrl, await h.login());
-      if (video.status === 'ready') {
-        if (video.frame_count !== FRAMES) throw new Error(`the hour video has ${video.frame_count} frames`);
-        break;
-      }
-      if (video.status === 'failed' || performance.now() - started > 120_000)
-        throw new Error('the hour video did not become ready');
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    const { video, videoUrl } = await uploadReadyVideo(h, subjectsUrl, file, 120_000);
+    if (video.frame_count !== FRAMES) throw new Error(`the hour video has ${video.frame_count} frames`);
     const analysisUrl = `${videoUrl}analysis/`;
     const { values, reference, bouts } = syntheticSeries();
     h.log('agreement: importing the 1-hour series...');

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import type { BenchHarness } from './analysis-bench.js';
+import { uploadReadyVideo } from './bench-uploads.js';
 
 const CLIP = { width: 640, height: 480, fps: 30, seconds: 60 } as const;
 const LOOPS = 60;
@@ -111,20 +112,8 @@ export async function quickScorePhase(
   const file = makeHourVideo(h.cacheDir);
   const server = await h.startServer(dataDir);
   try {
-    const access = await h.login();
-    const subject = (await h.api('GET', `${subjectsUrl}?page_size=1`, access)).results[0];
-    const videosUrl = `${subjectsUrl}${subject.subject_uuid}/videos/`;
     h.log('quick score: uploading it...');
-    const upload = await h.uploadMultipart(videosUrl, access, file);
-    if (upload.status !== 201) throw new Error(`upload answered ${upload.status}: ${upload.body}`);
-    const video = JSON.parse(upload.body);
-    const videoUrl = `${videosUrl}${video.video_uuid}/`;
-    for (const started = performance.now(); ; await sleep(200)) {
-      const state = await h.api('GET', videoUrl, access);
-      if (state.status === 'ready') break;
-      if (state.status === 'failed') throw new Error(`the video failed processing: ${state.error}`);
-      if (performance.now() - started > 180_000) throw new Error('the video was not ready within 3 minutes');
-    }
+    const { video, videoUrl } = await uploadReadyVideo(h, subjectsUrl, file);
 
     h.log('quick score: a run with 10,000 events (an imported series)...');
     const { csv, onsets } = spikySeriesCsv();
