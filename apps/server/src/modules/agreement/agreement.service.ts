@@ -5,7 +5,8 @@
 import type { AppContext } from '../../context.js';
 import { badRequest, fieldError } from '../../lib/errors.js';
 import { findRunOfVideo } from '../analysis/analysis.read.js';
-import { type AnalysisRow, type RunSource, readSeries } from '../analysis/analysis.runs.js';
+import { readSeries } from '../analysis/analysis.results.js';
+import type { AnalysisRow, RunSource } from '../analysis/analysis.runs.js';
 import { videoEnd } from '../annotations/annotation.ranges.js';
 import type { VideoRow } from '../videos/video.lookup.js';
 import type { AgreementBody, AgreementResponse, CalibrateBody, CalibrationResponse } from './agreement.schemas.js';

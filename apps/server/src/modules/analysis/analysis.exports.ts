@@ -9,8 +9,8 @@ import type { AppContext } from '../../context.js';
 import { analyses, analysisEvents, annotationConfigs, subjects, users, videos } from '../../db/schema.js';
 import type { Cell, Table } from '../../lib/table-export.js';
 import { displayName } from '../users/user.serializer.js';
+import { readSeries } from './analysis.results.js';
 import type { AnalysisRow, RunSource } from './analysis.runs.js';
-import { readSeries } from './analysis.runs.js';
 import { formatTime } from './engine/series-csv.js';
 
 export const EVENT_COLUMNS = [

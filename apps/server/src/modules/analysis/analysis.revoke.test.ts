@@ -6,7 +6,8 @@ import { createProjectWithSubject, uploadVideo, waitForVideo } from '../../../te
 import { analysisFixtures, JUMPS_FIXTURE } from '../../../test/fixtures/videos.js';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
 import { analysisEvents, analysisSegments, videos } from '../../db/schema.js';
-import { abortAllLocalRuns, analysisSegmentJob } from './analysis.runs.js';
+import { abortAllLocalRuns } from './analysis.media-input.js';
+import { analysisSegmentJob } from './analysis.runs.js';
 import { runningAnalysisWorkers } from './engine/worker-client.js';
 
 /** ffmpeg processes started by this test process (the analysis threads spawn them). */

@@ -18,17 +18,17 @@ import { type CleanStart, DecodeErrorReport, FILE_START } from '../../adapters/m
 import { lastLine } from '../../adapters/media/ffmpeg-media.js';
 import { ProcessError } from '../../adapters/media/run-process.js';
 import type { AppContext } from '../../context.js';
-import { analyses, analysisEvents, analysisSegments, videos } from '../../db/schema.js';
+import { analyses, analysisSegments, videos } from '../../db/schema.js';
 import type { JobDefinition } from '../../jobs/job-queue.js';
 import { analysisKeys, jobWorkDir } from '../../lib/storage-keys.js';
+import { abortAllLocalRuns, abortLocalRun, openMediaInput, track } from './analysis.media-input.js';
+import { completeRun, PermanentRunFailure, readFloat64, readSeries } from './analysis.results.js';
 import {
   type EventDetectionParameterValues,
   freezingOf,
   type MovementDetectionParameters,
 } from './analysis.schemas.js';
 import type { DecodeSource } from './engine/decode.js';
-import type { Series } from './engine/events.js';
-import type { DetectResult } from './engine/tasks.js';
 import { runTask, TaskCancelledError } from './engine/worker-client.js';
 
 export type AnalysisRow = typeof analyses.$inferSelect;
@@ -43,64 +43,6 @@ export type RunSource = Omit<DecodeSource, 'path'> & {
 };
 
 const segmentKey = (run: AnalysisRow, index: number) => analysisKeys(run).segment(index);
-
-/**
- * The input ffmpeg reads: on S3 a presigned URL (ffmpeg seeks with range requests, so a segment reads only its
- * part instead of downloading the whole video to every worker), on disk the file itself.
- */
-export async function openMediaInput(
-  context: AppContext,
-  key: string,
-): Promise<{ path: string; release(): Promise<void> }> {
-  const url = await context.storage.presignedUrl(key, 12 * 60 * 60);
-  if (url) return { path: url, release: async () => {} };
-  return context.storage.localFile(key);
-}
-
-/** Runs `work` with the media input of `key` open, and releases it. */
-export async function withMediaInput<T>(
-  context: AppContext,
-  key: string,
-  work: (input: string) => Promise<T>,
-): Promise<T> {
-  const input = await openMediaInput(context, key);
-  try {
-    return await work(input.path);
-  } finally {
-    await input.release();
-  }
-}
-
-/** In-process cancellation: a revoke here stops this process's segments at once, without waiting for a poll. */
-const localRuns = new Map<string, Set<AbortController>>();
-
-export function abortLocalRun(analysisUuid: string): void {
-  for (const controller of localRuns.get(analysisUuid) ?? []) controller.abort();
-}
-
-/**
- * Stops every analysis segment of this process (shutting down): their jobs fail and are retried — by another
- * worker, or by this server when it is back — instead of holding the shutdown for minutes.
- */
-export function abortAllLocalRuns(): void {
-  for (const uuid of localRuns.keys()) abortLocalRun(uuid);
-}
-
-function track(analysisUuid: string, controller: AbortController): () => void {
-  let set = localRuns.get(analysisUuid);
-  if (!set) {
-    set = new Set();
-    localRuns.set(analysisUuid, set);
-  }
-  set.add(controller);
-  return () => {
-    set.delete(controller);
-    if (set.size === 0) localRuns.delete(analysisUuid);
-  };
-}
-
-/** A failure retrying cannot fix: the run fails at once with this message. */
-export class PermanentRunFailure extends Error {}
 
 function humanReason(error: unknown): string {
   if (error instanceof PermanentRunFailure) return error.message;
@@ -317,16 +259,6 @@ async function completeSegment(context: AppContext, run: AnalysisRow, index: num
   });
 }
 
-async function readFloat64(context: AppContext, key: string): Promise<Float64Array> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of await context.storage.read(key)) chunks.push(chunk as Buffer);
-  const bytes = Buffer.concat(chunks);
-  // Copy into a fresh, aligned buffer: a Buffer's offset is not always a multiple of 8.
-  const values = new Float64Array(bytes.length / 8);
-  new Uint8Array(values.buffer).set(bytes);
-  return values;
-}
-
 async function withWorkDir<T>(context: AppContext, work: (dir: string) => Promise<T>): Promise<T> {
   const dir = jobWorkDir(context.config.dataDir, 'analysis', randomUUID());
   await mkdir(dir, { recursive: true });
@@ -379,70 +311,6 @@ async function finishMovementRun(context: AppContext, analysisUuid: string) {
     await completeRun(context, run, { values, times: null, fps: source.fps }, detected, keys);
   });
   await context.storage.deletePrefix(stored.segmentsPrefix);
-}
-
-/** Stores the events and the summary and marks the run succeeded — unless it was revoked meanwhile. */
-export async function completeRun(
-  context: AppContext,
-  run: AnalysisRow,
-  series: Series,
-  detected: DetectResult,
-  keys: { seriesKey: string; timesKey: string | null; seriesCsvKey: string },
-): Promise<void> {
-  const now = new Date();
-  const startedAt = run.startedAt ?? run.createdAt;
-  const elapsedS = Math.max(0.001, (now.getTime() - startedAt.getTime()) / 1000);
-  const samples = series.values.length;
-  const durationS = series.times ? (series.times.at(-1) ?? 0) : samples / series.fps;
-  const eventCount = detected.eventTimes.length;
-  const summary = {
-    samples,
-    valid_samples: detected.validSamples,
-    duration_s: durationS,
-    events: eventCount,
-    event_rate_per_min: durationS > 0 ? (eventCount / durationS) * 60 : null,
-    threshold: detected.threshold,
-    noise_top: detected.noiseTop,
-    freezing: detected.freezing,
-    frames_per_second: run.kind === 'movement_detection' ? samples / elapsedS : null,
-  };
-  await context.db.transaction(async (tx) => {
-    const [locked] = await tx
-      .select({ status: analyses.status })
-      .from(analyses)
-      .where(eq(analyses.analysisUuid, run.analysisUuid))
-      .for('update');
-    if (locked?.status !== 'running') return;
-    await tx.delete(analysisEvents).where(eq(analysisEvents.analysisUuid, run.analysisUuid));
-    const rows = Array.from(detected.eventTimes, (time, i) => ({
-      analysisUuid: run.analysisUuid,
-      id: i + 1,
-      time,
-      originalTime: time,
-    }));
-    for (let i = 0; i < rows.length; i += 1000) await tx.insert(analysisEvents).values(rows.slice(i, i + 1000));
-    await tx
-      .update(analyses)
-      .set({
-        status: 'succeeded',
-        progress: 1,
-        error: null,
-        finishedAt: now,
-        summary,
-        ...keys,
-        sampleCount: samples,
-        nextEventId: rows.length + 1,
-      })
-      .where(eq(analyses.analysisUuid, run.analysisUuid));
-  });
-}
-
-/** Loads a run's series (values, and times for an imported series that has its own). */
-export async function readSeries(context: AppContext, run: AnalysisRow, fps: number): Promise<Series> {
-  if (!run.seriesKey) throw new PermanentRunFailure('The source run has no time series.');
-  const values = await readFloat64(context, run.seriesKey);
-  const times = run.timesKey ? await readFloat64(context, run.timesKey) : null;
-  return { values, times, fps };
 }
 
 export const analysisDetectJob: JobDefinition<{ analysisUuid: string }, AppContext> = {

@@ -14,16 +14,10 @@ import { badRequest, conflict, type HttpError, payloadTooLarge, unsupportedMedia
 import { analysisKeys, jobWorkDir } from '../../lib/storage-keys.js';
 import { APP_VERSION } from '../../version.js';
 import { subjectOfVideoNow, type VideoRow } from '../videos/video.lookup.js';
+import { abortLocalRun, openMediaInput, withMediaInput } from './analysis.media-input.js';
 import { findRunOfVideo, getAnalysis } from './analysis.read.js';
-import {
-  abortLocalRun,
-  analysisDetectJob,
-  analysisSegmentJob,
-  completeRun,
-  openMediaInput,
-  type RunSource,
-  withMediaInput,
-} from './analysis.runs.js';
+import { completeRun } from './analysis.results.js';
+import { analysisDetectJob, analysisSegmentJob, type RunSource } from './analysis.runs.js';
 import {
   type createAnalysisBody,
   eventDetectionParameters,
