@@ -404,19 +404,35 @@ async function listLoad(): Promise<[string, string][]> {
 }
 
 const LOAD_HEADING = '## Load';
+const QUICK_SCORE_HEADING = '## Quick Score';
 
-/** docs/benchmarks.md's load section: replaced in place, or added at the end. */
-function writeLoadSection(loadRows: [string, string][]) {
+/** A `## …` section of docs/benchmarks.md: replaced in place, or added at the end. */
+function writeSection(heading: string, section: string) {
   const file = path.join(root, 'docs/benchmarks.md');
   const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-  const section = `${LOAD_HEADING}\n\nWritten by \`npm run bench -- --only=load\` (and by the full run) on ${new Date().toISOString().slice(0, 10)}: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, 1-min load average at the start ${os.loadavg()[0]!.toFixed(2)}. Server, database and load generator share the machine. The subjects list is page 3 of 50 rows, ordered by name, with its exact count; each run follows a 3 s warm-up. The mixed load's virtual users run in their own Node process. CPU per request is the server process's user + system time (and the PostgreSQL backends' of its database) over the measured run, divided by its requests: on a shared machine it moves far less than req/s and latency.${process.env.BENCH_BASELINE_MAIN ? ' Rows marked (baseline) ran another build (BENCH_BASELINE_MAIN) just before this one, in the same run.' : ''}\n\n${markdownTable(loadRows)}\n`;
-  const start = current.indexOf(`${LOAD_HEADING}\n`);
-  const next = start < 0 ? -1 : current.indexOf('\n## ', start + LOAD_HEADING.length);
+  const start = current.indexOf(`${heading}\n`);
+  const next = start < 0 ? -1 : current.indexOf('\n## ', start + heading.length);
   const updated =
     start < 0
       ? `${current.trimEnd()}\n\n${section}`
       : `${current.slice(0, start)}${section}${next < 0 ? '' : `\n${current.slice(next + 1)}`}`;
   writeFileSync(file, updated);
+}
+
+/** docs/benchmarks.md's load section. */
+function writeLoadSection(loadRows: [string, string][]) {
+  writeSection(
+    LOAD_HEADING,
+    `${LOAD_HEADING}\n\nWritten by \`npm run bench -- --only=load\` (and by the full run) on ${new Date().toISOString().slice(0, 10)}: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, 1-min load average at the start ${os.loadavg()[0]!.toFixed(2)}. Server, database and load generator share the machine. The subjects list is page 3 of 50 rows, ordered by name, with its exact count; each run follows a 3 s warm-up. The mixed load's virtual users run in their own Node process. CPU per request is the server process's user + system time (and the PostgreSQL backends' of its database) over the measured run, divided by its requests: on a shared machine it moves far less than req/s and latency.${process.env.BENCH_BASELINE_MAIN ? ' Rows marked (baseline) ran another build (BENCH_BASELINE_MAIN) just before this one, in the same run.' : ''}\n\n${markdownTable(loadRows)}\n`,
+  );
+}
+
+/** docs/benchmarks.md's Quick Score section (issue 10's speed target). */
+function writeQuickScoreSection(quickScoreRows: [string, string][], loadAverage: number) {
+  writeSection(
+    QUICK_SCORE_HEADING,
+    `${QUICK_SCORE_HEADING}\n\nWritten by \`npm run bench -- --only=quick-score\` (and by the full run) on ${new Date().toISOString().slice(0, 10)}: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, 1-min load average at the start ${loadAverage.toFixed(2)}. The embedded server and headless Chromium (no GPU) share the machine. A clip's start is the player's own measure (`player-clip-start`): from the key event's timestamp to the video frame callback of the first frame the clip presents while playing. A preloaded clip's first frame is already on screen when the players swap, so the callback that ends the measure is of a later frame: the figure is playback under way, not only a picture shown. The previous machine (2 × AMD EPYC) gave p95 101–102 ms for the same row; this one (2 × Intel Xeon) 59–67 ms in five runs.\n\n${markdownTable(quickScoreRows)}\n`,
+  );
 }
 
 const markdownTable = (tableRows: [string, string][]) =>
@@ -435,7 +451,10 @@ async function quickScoreOnly() {
     } finally {
       await server.stop();
     }
-    rows.push(...(await quickScorePhase(harness, dir, subjectsUrl, { email, password })));
+    const loadAverage = os.loadavg()[0]!;
+    const quickScoreRows = await quickScorePhase(harness, dir, subjectsUrl, { email, password });
+    rows.push(...quickScoreRows);
+    writeQuickScoreSection(quickScoreRows, loadAverage);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
