@@ -206,6 +206,8 @@ export const subjects = pgTable(
     group: text('group').notNull().default(''),
     notes: text('notes').notNull().default(''),
     metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+    /** The subject's videos, kept exact by triggers on `videos` (migration 0014); the lists read it. */
+    videoCount: integer('video_count').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
