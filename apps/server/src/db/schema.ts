@@ -109,6 +109,9 @@ export const projects = pgTable(
      * count without counting them on every page.
      */
     subjectCount: integer('subject_count').notNull().default(0),
+    /** Its videos and analysis runs, kept exact by triggers (migration 0014): the project's counts and list totals. */
+    videoCount: integer('video_count').notNull().default(0),
+    analysisCount: integer('analysis_count').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

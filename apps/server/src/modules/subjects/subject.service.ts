@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { arrayRows, epochMs } from '../../db/array-rows.js';
+import { arrayRows, epochMs } from '../../db/prepared.js';
 import type { Database } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { subjects, videos } from '../../db/schema.js';

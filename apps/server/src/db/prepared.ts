@@ -25,3 +25,23 @@ export async function arrayRows(db: Database, name: string, text: string, values
  * timestamp's text (what Drizzle's mapping gives): `new Date(value)` equals the Date Drizzle would have made.
  */
 export const epochMs = (column: string) => `floor(extract(epoch from ${column}) * 1000)::float8`;
+
+const prepared = new WeakMap<Database, Map<string, unknown>>();
+
+/**
+ * A statement Drizzle builds once per database and key (`build` calls `.prepare(name)` on a query with
+ * `sql.placeholder`s): hot paths skip building the same SQL on every request.
+ */
+export function preparedOnce<T>(db: Database, key: string, build: (db: Database) => T): T {
+  let byKey = prepared.get(db);
+  if (!byKey) {
+    byKey = new Map();
+    prepared.set(db, byKey);
+  }
+  let statement = byKey.get(key) as T | undefined;
+  if (statement === undefined) {
+    statement = build(db);
+    byKey.set(key, statement);
+  }
+  return statement;
+}
