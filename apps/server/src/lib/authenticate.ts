@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { preparedOnce } from '../db/prepared.js';
 import type { Database } from '../db/client.js';
+import { preparedOnce } from '../db/prepared.js';
 import { users } from '../db/schema.js';
 import { tokenStillValid } from './access.js';
 import { unauthorized } from './errors.js';

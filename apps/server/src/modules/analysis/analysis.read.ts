@@ -2,8 +2,8 @@
 import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { preparedOnce } from '../../db/prepared.js';
 import type { Database } from '../../db/client.js';
+import { preparedOnce } from '../../db/prepared.js';
 import { analyses, subjects, users, videos } from '../../db/schema.js';
 import { isUuid } from '../../lib/access.js';
 import { badRequest, notFound } from '../../lib/errors.js';

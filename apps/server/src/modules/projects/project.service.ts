@@ -1,8 +1,8 @@
 import { and, asc, count, desc, eq, ilike, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { preparedOnce } from '../../db/prepared.js';
 import type { Database } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
+import { preparedOnce } from '../../db/prepared.js';
 import {
   memberships,
   type ProjectMetadata,

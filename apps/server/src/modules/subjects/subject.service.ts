@@ -1,8 +1,8 @@
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { arrayRows, epochMs } from '../../db/prepared.js';
 import type { Database } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
+import { arrayRows, isoTimestamp } from '../../db/prepared.js';
 import { subjects, videos } from '../../db/schema.js';
 import { isUuid } from '../../lib/access.js';
 import { fieldError } from '../../lib/errors.js';
@@ -52,7 +52,7 @@ const orderColumnNames: Record<SubjectOrder, string> = {
  * `videos`, migration 0014), so the page is an index walk in the list's order and nothing else.
  */
 const pageStatement = (field: SubjectOrder, descending: boolean) =>
-  `select "subject_uuid", "project_uuid", "name", "group", "notes", "metadata", "video_count", ${epochMs('"created_at"')}, ${epochMs('"updated_at"')}
+  `select "subject_uuid", "project_uuid", "name", "group", "notes", "metadata", "video_count", "created_at", "updated_at"
    from "subjects" where "project_uuid" = $1
    order by ${orderColumnNames[field]} ${descending ? 'desc' : 'asc'}, "subject_uuid" asc limit $2 offset $3`;
 const pageStatements = new Map<string, string>();
@@ -66,8 +66,8 @@ function fromPageRow(row: unknown[]): SubjectResponse {
     notes: row[4] as string,
     metadata: row[5] as SubjectResponse['metadata'],
     video_count: row[6] as number,
-    created_at: new Date(row[7] as number).toISOString(),
-    updated_at: new Date(row[8] as number).toISOString(),
+    created_at: isoTimestamp(row[7] as string),
+    updated_at: isoTimestamp(row[8] as string),
   };
 }
 
