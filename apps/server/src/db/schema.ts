@@ -109,6 +109,9 @@ export const projects = pgTable(
      * count without counting them on every page.
      */
     subjectCount: integer('subject_count').notNull().default(0),
+    /** Its videos and analysis runs, kept exact by triggers (migration 0014): the project's counts and list totals. */
+    videoCount: integer('video_count').notNull().default(0),
+    analysisCount: integer('analysis_count').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -206,6 +209,8 @@ export const subjects = pgTable(
     group: text('group').notNull().default(''),
     notes: text('notes').notNull().default(''),
     metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+    /** The subject's videos, kept exact by triggers on `videos` (migration 0014); the lists read it. */
+    videoCount: integer('video_count').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -1,5 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Database } from '../db/client.js';
+import { preparedOnce } from '../db/prepared.js';
 import { users } from '../db/schema.js';
 import { tokenStillValid } from './access.js';
 import { unauthorized } from './errors.js';
@@ -14,6 +16,14 @@ export function bearerToken(request: FastifyRequest): string | undefined {
   const [scheme, token] = header.split(' ');
   return scheme?.toLowerCase() === 'bearer' && token ? token : undefined;
 }
+
+const userById = (db: Database) =>
+  db
+    .select()
+    .from(users)
+    .where(eq(users.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare('token_user');
 
 /**
  * `onRequest: app.authenticate` makes a route require a valid access token and sets `request.user`.
@@ -31,11 +41,7 @@ export function registerAuthentication(app: FastifyInstance) {
     if (!claims) throw unauthorized('Given token not valid for any token type');
     request.accessClaims = claims;
     if (request.routeOptions.config.access !== undefined) return;
-    const [user] = await app.ctx.db
-      .select()
-      .from(users)
-      .where(eq(users.id, Number(claims.sub)))
-      .limit(1);
+    const [user] = await preparedOnce(app.ctx.db, 'token user', userById).execute({ id: Number(claims.sub) });
     if (!user) throw unauthorized('User not found.');
     if (!tokenStillValid(user, claims)) throw unauthorized('Given token not valid for any token type');
     request.user = user;

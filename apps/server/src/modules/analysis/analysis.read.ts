@@ -2,6 +2,8 @@
 import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
+import type { Database } from '../../db/client.js';
+import { preparedOnce } from '../../db/prepared.js';
 import { analyses, subjects, users, videos } from '../../db/schema.js';
 import { isUuid } from '../../lib/access.js';
 import { badRequest, notFound } from '../../lib/errors.js';
@@ -139,12 +141,32 @@ export async function getAnalysis(context: AppContext, video: VideoRow, analysis
   return serialize(row!);
 }
 
+/** A page of a project's runs, newest first, without filters: prepared once per database. */
+function runsPage(db: Database) {
+  return db
+    .select(listColumns)
+    .from(analyses)
+    .innerJoin(subjects, eq(subjects.subjectUuid, analyses.subjectUuid))
+    .innerJoin(videos, eq(videos.videoUuid, analyses.videoUuid))
+    .leftJoin(users, eq(users.id, analyses.createdById))
+    .where(eq(analyses.projectUuid, sql.placeholder('projectUuid')))
+    .orderBy(desc(analyses.createdAt), desc(analyses.analysisUuid))
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'))
+    .prepare('analyses_page');
+}
+
+/**
+ * The project's runs, newest first. Without filters the total is the project's maintained `analysis_count`
+ * (triggers, migration 0014), read with the scope, and the page is one prepared statement; filters count matches.
+ */
 export async function listAnalyses(
   context: AppContext,
-  projectUuid: string,
+  project: { projectUuid: string; analysisCount: number },
   query: z.output<typeof analysisListQuery>,
   requestUrl: string,
 ) {
+  const { projectUuid } = project;
   const conditions: SQL[] = [eq(analyses.projectUuid, projectUuid)];
   if (query.kind) conditions.push(eq(analyses.kind, query.kind));
   if (query.status) conditions.push(eq(analyses.status, query.status));
@@ -156,14 +178,29 @@ export async function listAnalyses(
     if (!isUuid(value)) throw badRequest({ [field]: ['Must be a valid UUID.'] });
     conditions.push(eq(column, value));
   }
-  const where = and(...conditions);
-  const [total] = await context.db.select({ count: count() }).from(analyses).where(where);
-  const rows = await selectRuns(context)
-    .where(where)
-    .orderBy(desc(analyses.createdAt), desc(analyses.analysisUuid))
-    .limit(query.page_size)
-    .offset((query.page - 1) * query.page_size);
-  return toPage(requestUrl, context.config.publicUrl, { ...query }, total?.count ?? 0, rows.map(serialize));
+  const offset = (query.page - 1) * query.page_size;
+  let total: number;
+  let rows: ListRow[];
+  if (conditions.length === 1) {
+    total = project.analysisCount;
+    rows =
+      offset >= total
+        ? []
+        : await preparedOnce(context.db, 'analyses page', runsPage).execute({
+            projectUuid,
+            limit: query.page_size,
+            offset,
+          });
+  } else {
+    const where = and(...conditions);
+    total = (await context.db.select({ count: count() }).from(analyses).where(where))[0]?.count ?? 0;
+    rows = await selectRuns(context)
+      .where(where)
+      .orderBy(desc(analyses.createdAt), desc(analyses.analysisUuid))
+      .limit(query.page_size)
+      .offset(offset);
+  }
+  return toPage(requestUrl, context.config.publicUrl, { ...query }, total, rows.map(serialize));
 }
 
 // ---- Time series ----

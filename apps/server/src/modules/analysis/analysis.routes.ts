@@ -305,7 +305,7 @@ export default async function analysisRoutes(app: FastifyInstance) {
         response: { 200: pageSchema(analysisSchema), ...projectErrorResponses },
       },
     },
-    async (request) => read.listAnalyses(ctx, projectScope(request).project.projectUuid, request.query, request.url),
+    async (request) => read.listAnalyses(ctx, projectScope(request).project, request.query, request.url),
   );
 
   api.get(

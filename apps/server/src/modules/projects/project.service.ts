@@ -1,6 +1,8 @@
-import { and, asc, count, desc, eq, ilike, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
+import type { Database } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
+import { preparedOnce } from '../../db/prepared.js';
 import {
   memberships,
   type ProjectMetadata,
@@ -20,12 +22,12 @@ import { fileUrl } from '../files/file-urls.js';
 import { displayName } from '../users/user.serializer.js';
 import { PROJECT_ORDERING, type ProjectResponse } from './project.schemas.js';
 
-// Per-project figures as correlated subqueries: each is an index lookup, and a page has at most 500 rows.
-// Table names are spelled out so the correlation never depends on how Drizzle qualifies the outer columns.
-// The subject count is maintained on the project row by triggers (migration 0013).
+// The subject, video and analysis counts are maintained on the project row by triggers (migrations 0013, 0014); the
+// storage figure is a correlated subquery (an index lookup; a page has at most 500 rows). Table names are spelled
+// out so the correlation never depends on how Drizzle qualifies the outer columns.
 const subjectCount = projects.subjectCount;
-const videoCount = sql<number>`(select count(*)::int from "videos" where "videos"."project_uuid" = "projects"."project_uuid")`;
-const analysisCount = sql<number>`(select count(*)::int from "analyses" where "analyses"."project_uuid" = "projects"."project_uuid")`;
+const videoCount = projects.videoCount;
+const analysisCount = projects.analysisCount;
 const storageBytes = sql<number>`(select coalesce(sum("videos"."size_bytes" + "videos"."derived_bytes"), 0)::float8 from "videos" where "videos"."project_uuid" = "projects"."project_uuid")`;
 
 const projectColumns = {
@@ -102,26 +104,75 @@ function selectProjects(context: AppContext, userId: number) {
     .leftJoin(subscriptions, eq(subscriptions.projectUuid, projects.projectUuid));
 }
 
-export async function listProjects(context: AppContext, userId: number, query: ListQuery, url: string) {
-  const { field, descending } = parseOrdering(query.ordering, PROJECT_ORDERING, 'name');
+/** The caller's projects in one ordering, with the total (a window count) in the same statement: prepared once. */
+function projectPage(db: Database, field: (typeof PROJECT_ORDERING)[number], descending: boolean) {
   const column = { name: projects.name, created_at: projects.createdAt, updated_at: projects.updatedAt }[field];
-  const where = query.search ? ilike(projects.name, likePattern(query.search)) : undefined;
-  const [total] = await context.db
+  return db
+    .select({ ...projectColumns, total: sql<number>`count(*) over ()` })
+    .from(projects)
+    .innerJoin(
+      memberships,
+      and(eq(memberships.projectUuid, projects.projectUuid), eq(memberships.userId, sql.placeholder('userId'))),
+    )
+    .innerJoin(users, eq(users.id, projects.ownerId))
+    .leftJoin(subscriptions, eq(subscriptions.projectUuid, projects.projectUuid))
+    .orderBy(descending ? desc(column) : asc(column), asc(projects.projectUuid))
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'))
+    .prepare(`projects_page_${field}_${descending ? 'desc' : 'asc'}`);
+}
+
+function countProjects(context: AppContext, userId: number, where: SQL | undefined) {
+  return context.db
     .select({ value: count() })
     .from(projects)
     .innerJoin(memberships, and(eq(memberships.projectUuid, projects.projectUuid), eq(memberships.userId, userId)))
     .where(where);
-  const rows = await selectProjects(context, userId)
-    .where(where)
-    .orderBy(descending ? desc(column) : asc(column), asc(projects.projectUuid))
-    .limit(query.page_size)
-    .offset((query.page - 1) * query.page_size);
+}
+
+export async function listProjects(context: AppContext, userId: number, query: ListQuery, url: string) {
+  const { field, descending } = parseOrdering(query.ordering, PROJECT_ORDERING, 'name');
+  const offset = (query.page - 1) * query.page_size;
+  let rows: ProjectQueryRow[];
+  let total: number;
+  if (!query.search) {
+    const page = await preparedOnce(context.db, `projects ${field} ${descending}`, (db) =>
+      projectPage(db, field, descending),
+    ).execute({ userId, limit: query.page_size, offset });
+    rows = page;
+    // Past the last page the window has no row to carry the total: count then.
+    total = page[0] ? Number(page[0].total) : ((await countProjects(context, userId, undefined))[0]?.value ?? 0);
+  } else {
+    const column = { name: projects.name, created_at: projects.createdAt, updated_at: projects.updatedAt }[field];
+    const where = ilike(projects.name, likePattern(query.search));
+    total = (await countProjects(context, userId, where))[0]?.value ?? 0;
+    rows = await selectProjects(context, userId)
+      .where(where)
+      .orderBy(descending ? desc(column) : asc(column), asc(projects.projectUuid))
+      .limit(query.page_size)
+      .offset(offset);
+  }
   const results = await Promise.all(rows.map((row) => toResponse(context, row)));
-  return toPage(url, context.config.publicUrl, query, total?.value ?? 0, results);
+  return toPage(url, context.config.publicUrl, query, total, results);
+}
+
+function projectDetail(db: Database) {
+  return db
+    .select(projectColumns)
+    .from(projects)
+    .innerJoin(
+      memberships,
+      and(eq(memberships.projectUuid, projects.projectUuid), eq(memberships.userId, sql.placeholder('userId'))),
+    )
+    .innerJoin(users, eq(users.id, projects.ownerId))
+    .leftJoin(subscriptions, eq(subscriptions.projectUuid, projects.projectUuid))
+    .where(eq(projects.projectUuid, sql.placeholder('projectUuid')))
+    .limit(1)
+    .prepare('project_detail');
 }
 
 export async function getProject(context: AppContext, userId: number, projectUuid: string): Promise<ProjectResponse> {
-  const [row] = await selectProjects(context, userId).where(eq(projects.projectUuid, projectUuid)).limit(1);
+  const [row] = await preparedOnce(context.db, 'project detail', projectDetail).execute({ userId, projectUuid });
   if (!row) throw new Error(`Project ${projectUuid} vanished after its access check`);
   return toResponse(context, row);
 }

@@ -1,8 +1,10 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, createUser, multipartFile, type TestUser, TINY_PNG } from '../../../test/factories.js';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
+import { analyses, projects, videos } from '../../db/schema.js';
 
 describe('projects', () => {
   let t: TestApp;
@@ -91,6 +93,100 @@ describe('projects', () => {
     expect(reversed.json().results[0].name).toBe('Sleep study');
     const others = await t.app.inject({ method: 'GET', url: '/api/projects/', headers: other.headers });
     expect(others.json().count).toBe(1);
+    // Past the last page the list is empty and still counts (the total otherwise comes with the page's rows).
+    const beyond = await t.app.inject({
+      method: 'GET',
+      url: '/api/projects/?page_size=2&page=7',
+      headers: owner.headers,
+    });
+    expect(beyond.json()).toMatchObject({ count: 4, next: null, results: [] });
+    expect(beyond.json().previous).toContain('page=2');
+  });
+
+  it('keeps the video and analysis counts exact, for the project and for its lists', async () => {
+    const project = (await create(owner, { name: 'Counted runs' })).json().project_uuid as string;
+    const url = `/api/projects/${project}`;
+    const subject = async (name: string) =>
+      (
+        await t.app.inject({ method: 'POST', url: `${url}/subjects/`, headers: owner.headers, payload: { name } })
+      ).json().subject_uuid as string;
+    const [s1, s2] = [await subject('S1'), await subject('S2')];
+    const inserted = await t.ctx.db
+      .insert(videos)
+      .values(
+        ['v1', 'v2', 'v3'].map((name, i) => ({
+          projectUuid: project,
+          subjectUuid: i === 0 ? s2 : s1,
+          name,
+          originalFilename: `${name}.mp4`,
+          status: 'ready' as const,
+        })),
+      )
+      .returning();
+    const run = (videoUuid: string, subjectUuid: string) => ({
+      projectUuid: project,
+      subjectUuid,
+      videoUuid,
+      kind: 'movement_detection' as const,
+      parameters: {},
+      status: 'succeeded' as const,
+      softwareVersion: 'test',
+    });
+    await t.ctx.db.insert(analyses).values(inserted.map((v) => run(v.videoUuid, v.subjectUuid)));
+    await t.ctx.db.insert(analyses).values(run(inserted[1]!.videoUuid, s1));
+    const get = async (path: string) =>
+      (await t.app.inject({ method: 'GET', url: `${url}${path}`, headers: owner.headers })).json();
+    const figures = async () => {
+      const detail = await get('/');
+      const listed = (await t.app.inject({ method: 'GET', url: '/api/projects/', headers: owner.headers }))
+        .json()
+        .results.find((p: { project_uuid: string }) => p.project_uuid === project);
+      expect(listed.counts).toEqual(detail.counts);
+      return {
+        ...detail.counts,
+        videoList: (await get('/videos/?page_size=1')).count,
+        s1Videos: (await get(`/subjects/${s1}/videos/?page_size=1`)).count,
+        runList: (await get('/analysis/?page_size=1')).count,
+        runsOfS1: (await get(`/analysis/?subject=${s1}`)).count,
+      };
+    };
+    expect(await figures()).toEqual({
+      subjects: 2,
+      videos: 3,
+      analyses: 4,
+      videoList: 3,
+      s1Videos: 2,
+      runList: 4,
+      runsOfS1: 3,
+    });
+    // Past the last page: no rows, the same total.
+    expect(await get('/analysis/?page_size=2&page=9')).toMatchObject({ count: 4, results: [] });
+    expect(await get('/videos/?page_size=2&page=9')).toMatchObject({ count: 3, results: [] });
+    // Deleting a video takes its runs (cascade); deleting a subject takes its videos and their runs.
+    await t.ctx.db.delete(videos).where(eq(videos.videoUuid, inserted[1]!.videoUuid));
+    expect(await figures()).toEqual({
+      subjects: 2,
+      videos: 2,
+      analyses: 2,
+      videoList: 2,
+      s1Videos: 1,
+      runList: 2,
+      runsOfS1: 1,
+    });
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: `${url}/subjects/${s2}/`, headers: owner.headers })).statusCode,
+    ).toBe(204);
+    expect(await figures()).toEqual({
+      subjects: 1,
+      videos: 1,
+      analyses: 1,
+      videoList: 1,
+      s1Videos: 1,
+      runList: 1,
+      runsOfS1: 1,
+    });
+    const [row] = await t.ctx.db.select().from(projects).where(eq(projects.projectUuid, project));
+    expect([row!.videoCount, row!.analysisCount]).toEqual([1, 1]);
   });
 
   it('rejects bad list parameters with field errors', async () => {

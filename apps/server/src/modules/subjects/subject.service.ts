@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
+import { arrayRows, isoTimestamp } from '../../db/prepared.js';
 import { subjects, videos } from '../../db/schema.js';
 import { isUuid } from '../../lib/access.js';
 import { fieldError } from '../../lib/errors.js';
@@ -11,11 +12,7 @@ import { deleteRowsAndFiles, scheduleFileDeletion } from '../files/file-deletion
 import type { SubjectRow } from './subject.lookup.js';
 import { SUBJECT_ORDERING, type SubjectResponse } from './subject.schemas.js';
 
-// Spelled out with table names: in a single-table select Drizzle leaves columns unqualified, which would turn
-// the correlation into "subject_uuid = subject_uuid" inside the subquery.
-const videoCount = sql<number>`(select count(*)::int from "videos" where "videos"."subject_uuid" = "subjects"."subject_uuid")`;
-
-function toResponse(row: SubjectRow & { videoCount: number }): SubjectResponse {
+function toResponse(row: SubjectRow): SubjectResponse {
   return {
     subject_uuid: row.subjectUuid,
     project_uuid: row.projectUuid,
@@ -23,7 +20,7 @@ function toResponse(row: SubjectRow & { videoCount: number }): SubjectResponse {
     group: row.group,
     notes: row.notes,
     metadata: row.metadata as SubjectResponse['metadata'],
-    video_count: Number(row.videoCount),
+    video_count: row.videoCount,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
@@ -38,71 +35,40 @@ const orderColumns = {
   group: subjects.group,
   created_at: subjects.createdAt,
   updated_at: subjects.updatedAt,
-  video_count: videoCount,
+  video_count: subjects.videoCount,
 };
 
-const pageKeys = { name: 'name', group: 'group', created_at: 'createdAt', updated_at: 'updatedAt' } as const;
+const orderColumnNames: Record<SubjectOrder, string> = {
+  name: '"name"',
+  group: '"group"',
+  created_at: '"created_at"',
+  updated_at: '"updated_at"',
+  video_count: '"video_count"',
+};
 
 /**
- * A page of a project's subjects in one ordering: one statement, prepared once per database and ordering. The page's
- * rows are chosen first (an index walk in the list's order) and only they get their video count: counting in the
- * same select would count for every row the offset skips too.
+ * A page of a project's subjects in one ordering, without a search: one statement, prepared once per connection and
+ * ordering, read as array rows (`arrayRows`). The video count is the subject's maintained `video_count` (triggers on
+ * `videos`, migration 0014), so the page is an index walk in the list's order and nothing else.
  */
-function pageQuery(db: Database, field: SubjectOrder, descending: boolean) {
-  const direction = descending ? desc : asc;
-  const name = `subjects_page_${field}_${descending ? 'desc' : 'asc'}`;
-  if (field === 'video_count') {
-    // Ordered by the count itself: every subject of the project needs it.
-    return db
-      .select({ subject: subjects, videoCount })
-      .from(subjects)
-      .where(eq(subjects.projectUuid, sql.placeholder('projectUuid')))
-      .orderBy(direction(videoCount), asc(subjects.subjectUuid))
-      .limit(sql.placeholder('limit'))
-      .offset(sql.placeholder('offset'))
-      .prepare(name);
-  }
-  const page = db
-    .select()
-    .from(subjects)
-    .where(eq(subjects.projectUuid, sql.placeholder('projectUuid')))
-    .orderBy(direction(orderColumns[field]), asc(subjects.subjectUuid))
-    .limit(sql.placeholder('limit'))
-    .offset(sql.placeholder('offset'))
-    .as('page');
-  return db
-    .select({
-      subject: {
-        subjectUuid: page.subjectUuid,
-        projectUuid: page.projectUuid,
-        name: page.name,
-        group: page.group,
-        notes: page.notes,
-        metadata: page.metadata,
-        createdAt: page.createdAt,
-        updatedAt: page.updatedAt,
-      },
-      videoCount: sql<number>`(select count(*)::int from "videos" where "videos"."subject_uuid" = ${page.subjectUuid})`,
-    })
-    .from(page)
-    .orderBy(direction(page[pageKeys[field]]), asc(page.subjectUuid))
-    .prepare(name);
-}
-const pageQueries = new WeakMap<Database, Map<string, ReturnType<typeof pageQuery>>>();
+const pageStatement = (field: SubjectOrder, descending: boolean) =>
+  `select "subject_uuid", "project_uuid", "name", "group", "notes", "metadata", "video_count", "created_at", "updated_at"
+   from "subjects" where "project_uuid" = $1
+   order by ${orderColumnNames[field]} ${descending ? 'desc' : 'asc'}, "subject_uuid" asc limit $2 offset $3`;
+const pageStatements = new Map<string, string>();
 
-function preparedPage(db: Database, field: SubjectOrder, descending: boolean) {
-  let byOrder = pageQueries.get(db);
-  if (!byOrder) {
-    byOrder = new Map();
-    pageQueries.set(db, byOrder);
-  }
-  const key = `${field} ${descending}`;
-  let query = byOrder.get(key);
-  if (!query) {
-    query = pageQuery(db, field, descending);
-    byOrder.set(key, query);
-  }
-  return query;
+function fromPageRow(row: unknown[]): SubjectResponse {
+  return {
+    subject_uuid: row[0] as string,
+    project_uuid: row[1] as string,
+    name: row[2] as string,
+    group: row[3] as string,
+    notes: row[4] as string,
+    metadata: row[5] as SubjectResponse['metadata'],
+    video_count: row[6] as number,
+    created_at: isoTimestamp(row[7] as string),
+    updated_at: isoTimestamp(row[8] as string),
+  };
 }
 
 /**
@@ -119,17 +85,19 @@ export async function listSubjects(
   const { field, descending } = parseOrdering(query.ordering, SUBJECT_ORDERING, 'name');
   const offset = (query.page - 1) * query.page_size;
   let total: number;
-  let rows: { subject: SubjectRow; videoCount: number }[];
+  let results: SubjectResponse[];
   if (!query.search) {
     total = project.subjectCount;
-    rows =
+    const name = `subjects_page_${field}_${descending ? 'desc' : 'asc'}`;
+    let text = pageStatements.get(name);
+    if (!text) {
+      text = pageStatement(field, descending);
+      pageStatements.set(name, text);
+    }
+    results =
       offset >= total
         ? []
-        : await preparedPage(context.db, field, descending).execute({
-            projectUuid: project.projectUuid,
-            limit: query.page_size,
-            offset,
-          });
+        : (await arrayRows(context.db, name, text, [project.projectUuid, query.page_size, offset])).map(fromPageRow);
   } else {
     const column = orderColumns[field];
     const pattern = likePattern(query.search);
@@ -139,26 +107,22 @@ export async function listSubjects(
     );
     const [counted] = await context.db.select({ value: count() }).from(subjects).where(where);
     total = counted?.value ?? 0;
-    rows = await context.db
-      .select({ subject: subjects, videoCount })
+    const rows = await context.db
+      .select()
       .from(subjects)
       .where(where)
       .orderBy(descending ? desc(column) : asc(column), asc(subjects.subjectUuid))
       .limit(query.page_size)
       .offset(offset);
+    results = rows.map(toResponse);
   }
-  const results = rows.map((row) => toResponse({ ...row.subject, videoCount: row.videoCount }));
   return toPage(url, context.config.publicUrl, query, total, results);
 }
 
 export async function getSubject(context: AppContext, subjectUuid: string): Promise<SubjectResponse> {
-  const [row] = await context.db
-    .select({ subject: subjects, videoCount })
-    .from(subjects)
-    .where(eq(subjects.subjectUuid, subjectUuid))
-    .limit(1);
+  const [row] = await context.db.select().from(subjects).where(eq(subjects.subjectUuid, subjectUuid)).limit(1);
   if (!row) throw new Error(`Subject ${subjectUuid} vanished after its lookup`);
-  return toResponse({ ...row.subject, videoCount: row.videoCount });
+  return toResponse(row);
 }
 
 export async function createSubject(
@@ -171,7 +135,7 @@ export async function createSubject(
       .insert(subjects)
       .values({ projectUuid, ...input })
       .returning();
-    return toResponse({ ...row!, videoCount: 0 });
+    return toResponse(row!);
   } catch (error) {
     if (isUniqueViolation(error)) throw nameTaken(input.name);
     throw error;

@@ -185,6 +185,77 @@ describe('subjects', () => {
     expect(project.json().counts.videos).toBe(2);
   });
 
+  it('keeps each subject’s video count exact through inserts, moves and deletes, and lists it as the detail does', async () => {
+    const other = (await post(owner, '/api/projects/', { name: 'Video counts' })).json().project_uuid as string;
+    const url = `/api/projects/${other}/subjects/`;
+    const a = (
+      await post(owner, url, { name: 'VA', notes: 'tab\tquote" \u00e9', metadata: { n: 1.5, s: 'x' } })
+    ).json();
+    const b = (await post(owner, url, { name: 'VB' })).json();
+    const c = (await post(owner, url, { name: 'VC' })).json();
+    const video = (subjectUuid: string, name: string) => ({
+      projectUuid: other,
+      subjectUuid,
+      name,
+      originalFilename: `${name}.mp4`,
+      status: 'ready' as const,
+    });
+    // One statement inserting into several subjects, then single rows.
+    await t.ctx.db
+      .insert(videos)
+      .values([video(a.subject_uuid, 'a1'), video(a.subject_uuid, 'a2'), video(b.subject_uuid, 'b1')]);
+    const [moved] = await t.ctx.db.insert(videos).values(video(a.subject_uuid, 'a3')).returning();
+    // A video moved to another subject, then an update that leaves the subject alone.
+    await t.ctx.db.update(videos).set({ subjectUuid: c.subject_uuid }).where(eq(videos.videoUuid, moved!.videoUuid));
+    await t.ctx.db.update(videos).set({ name: 'renamed' }).where(eq(videos.videoUuid, moved!.videoUuid));
+    const counts = async () => {
+      const rows = await t.ctx.db.select().from(subjects).where(eq(subjects.projectUuid, other));
+      return Object.fromEntries(rows.map((row) => [row.name, row.videoCount]));
+    };
+    expect(await counts()).toEqual({ VA: 2, VB: 1, VC: 1 });
+    // The list (array rows) answers exactly what the detail and the search (Drizzle rows) answer, byte for byte.
+    for (const ordering of ['name', '-video_count', 'created_at', '-updated_at', 'group']) {
+      const list = await t.app.inject({ method: 'GET', url: `${url}?ordering=${ordering}`, headers: owner.headers });
+      const search = await t.app.inject({
+        method: 'GET',
+        url: `${url}?ordering=${ordering}&search=V`,
+        headers: owner.headers,
+      });
+      expect(list.statusCode).toBe(200);
+      expect(JSON.stringify(list.json().results)).toBe(JSON.stringify(search.json().results));
+      for (const item of list.json().results as { subject_uuid: string }[]) {
+        const detail = await t.app.inject({
+          method: 'GET',
+          url: `${url}${item.subject_uuid}/`,
+          headers: owner.headers,
+        });
+        expect(JSON.stringify(item)).toBe(detail.body);
+      }
+    }
+    const listed = (
+      await t.app.inject({ method: 'GET', url: `${url}?ordering=-video_count`, headers: owner.headers })
+    ).json();
+    // Most videos first; ties in the subjects' id order.
+    const ties = [
+      ['VB', b.subject_uuid as string],
+      ['VC', c.subject_uuid as string],
+    ].sort((x, y) => (x[1]! < y[1]! ? -1 : 1));
+    expect(listed.results.map((s: { name: string; video_count: number }) => [s.name, s.video_count])).toEqual([
+      ['VA', 2],
+      ...ties.map(([name]) => [name, 1]),
+    ]);
+    expect(listed.results[0]).toMatchObject({ notes: 'tab\tquote" \u00e9', metadata: { n: 1.5, s: 'x' } });
+    // Deleting videos (one statement across subjects), then a subject with its videos.
+    await t.ctx.db.delete(videos).where(eq(videos.name, 'a1'));
+    await t.ctx.db.delete(videos).where(eq(videos.projectUuid, other));
+    expect(await counts()).toEqual({ VA: 0, VB: 0, VC: 0 });
+    await t.ctx.db.insert(videos).values([video(b.subject_uuid, 'b2'), video(c.subject_uuid, 'c2')]);
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: `${url}${b.subject_uuid}/`, headers: owner.headers })).statusCode,
+    ).toBe(204);
+    expect(await counts()).toEqual({ VA: 0, VC: 1 });
+  });
+
   it('counts subjects on the project', async () => {
     const project = await t.app.inject({ method: 'GET', url: `/api/projects/${projectUuid}/`, headers: owner.headers });
     const list = await t.app.inject({ method: 'GET', url: `${base}?page_size=1`, headers: owner.headers });

@@ -68,7 +68,7 @@ export default async function videoRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { user, project } = projectScope(request);
-      return service.listVideos(ctx, { projectUuid: project.projectUuid }, user.id, request.query, request.url);
+      return service.listVideos(ctx, project, user.id, request.query, request.url);
     },
   );
 

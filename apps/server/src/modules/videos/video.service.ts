@@ -3,6 +3,8 @@ import path from 'node:path';
 import { and, asc, count, eq, inArray, lt, notInArray, sql } from 'drizzle-orm';
 import { UnreadableVideoError } from '../../adapters/media/media.js';
 import type { AppContext } from '../../context.js';
+import type { Database } from '../../db/client.js';
+import { preparedOnce } from '../../db/prepared.js';
 import { analyses, videos } from '../../db/schema.js';
 import { isUuid } from '../../lib/access.js';
 import { conflict, fieldError, HttpError, notFound } from '../../lib/errors.js';
@@ -116,48 +118,87 @@ export async function toVideoResponse(
   };
 }
 
-/** Videos of one subject, or of the whole project when no subject is given (the dashboard's recent videos). */
+type VideoOrder = (typeof VIDEO_ORDERING)[number];
+
+const videoOrderColumns = {
+  name: videos.name,
+  created_at: videos.createdAt,
+  updated_at: videos.updatedAt,
+  recorded_at: videos.recordedAt,
+  duration_s: videos.durationS,
+  size_bytes: videos.sizeBytes,
+  status: videos.status,
+};
+
+const videoOrder = (field: VideoOrder, descending: boolean) => {
+  const column = videoOrderColumns[field];
+  return [descending ? sql`${column} desc nulls last` : sql`${column} asc nulls last`, asc(videos.videoUuid)];
+};
+
+/** A page of a subject's or a project's videos in one ordering, without a search: prepared once per database. */
+function videoPage(db: Database, by: 'subject' | 'project', field: VideoOrder, descending: boolean) {
+  return db
+    .select()
+    .from(videos)
+    .where(
+      by === 'subject'
+        ? eq(videos.subjectUuid, sql.placeholder('owner'))
+        : eq(videos.projectUuid, sql.placeholder('owner')),
+    )
+    .orderBy(...videoOrder(field, descending))
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'))
+    .prepare(`videos_page_${by}_${field}_${descending ? 'desc' : 'asc'}`);
+}
+
+/**
+ * Videos of one subject, or of the whole project when no subject is given (the dashboard's recent videos). Without a
+ * search the total is the subject's or project's maintained `video_count` (triggers, migration 0014), read with the
+ * scope, and the page is one prepared statement; a search counts its matches.
+ */
 export async function listVideos(
   context: AppContext,
-  scope: { projectUuid: string; subjectUuid?: string },
+  scope: { projectUuid: string; subjectUuid?: string; videoCount: number },
   userId: number,
   query: ListQuery,
   url: string,
 ) {
-  const { field, descending } = parseOrdering<(typeof VIDEO_ORDERING)[number]>(
-    query.ordering,
-    VIDEO_ORDERING,
-    '-created_at',
-  );
-  const column = {
-    name: videos.name,
-    created_at: videos.createdAt,
-    updated_at: videos.updatedAt,
-    recorded_at: videos.recordedAt,
-    duration_s: videos.durationS,
-    size_bytes: videos.sizeBytes,
-    status: videos.status,
-  }[field];
-  const pattern = query.search ? likePattern(query.search) : undefined;
-  const where = and(
-    scope.subjectUuid ? eq(videos.subjectUuid, scope.subjectUuid) : eq(videos.projectUuid, scope.projectUuid),
-    pattern ? sql`(${videos.name} ilike ${pattern} or ${videos.originalFilename} ilike ${pattern})` : undefined,
-  );
-  const [total] = await context.db.select({ value: count() }).from(videos).where(where);
-  const rows = await context.db
-    .select()
-    .from(videos)
-    .where(where)
-    .orderBy(descending ? sql`${column} desc nulls last` : sql`${column} asc nulls last`, asc(videos.videoUuid))
-    .limit(query.page_size)
-    .offset((query.page - 1) * query.page_size);
+  const { field, descending } = parseOrdering<VideoOrder>(query.ordering, VIDEO_ORDERING, '-created_at');
+  const offset = (query.page - 1) * query.page_size;
+  let total: number;
+  let rows: VideoRow[];
+  if (!query.search) {
+    total = scope.videoCount;
+    const by = scope.subjectUuid ? 'subject' : 'project';
+    rows =
+      offset >= total
+        ? []
+        : await preparedOnce(context.db, `videos ${by} ${field} ${descending}`, (db) =>
+            videoPage(db, by, field, descending),
+          ).execute({ owner: scope.subjectUuid ?? scope.projectUuid, limit: query.page_size, offset });
+  } else {
+    const pattern = likePattern(query.search);
+    const where = and(
+      scope.subjectUuid ? eq(videos.subjectUuid, scope.subjectUuid) : eq(videos.projectUuid, scope.projectUuid),
+      sql`(${videos.name} ilike ${pattern} or ${videos.originalFilename} ilike ${pattern})`,
+    );
+    const [counted] = await context.db.select({ value: count() }).from(videos).where(where);
+    total = counted?.value ?? 0;
+    rows = await context.db
+      .select()
+      .from(videos)
+      .where(where)
+      .orderBy(...videoOrder(field, descending))
+      .limit(query.page_size)
+      .offset(offset);
+  }
   // One job-queue lookup per row would make every page an N+1; only unfinished videos need their job's state.
   const results = await Promise.all(
     rows.map((row) =>
       toVideoResponse(context, row, userId, { withJob: row.status === 'processing' || row.status === 'uploading' }),
     ),
   );
-  return toPage(url, context.config.publicUrl, query, total?.value ?? 0, results);
+  return toPage(url, context.config.publicUrl, query, total, results);
 }
 
 export interface IngestInput {
