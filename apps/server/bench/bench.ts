@@ -431,7 +431,7 @@ function writeLoadSection(loadRows: [string, string][]) {
 function writeQuickScoreSection(quickScoreRows: [string, string][], loadAverage: number) {
   writeSection(
     QUICK_SCORE_HEADING,
-    `${QUICK_SCORE_HEADING}\n\nWritten by \`npm run bench -- --only=quick-score\` (and by the full run) on ${new Date().toISOString().slice(0, 10)}: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, 1-min load average at the start ${loadAverage.toFixed(2)}. The embedded server and headless Chromium (no GPU) share the machine. A clip's start is the player's own measure (`player-clip-start`): from the key event's timestamp to the video frame callback of the first frame the clip presents while playing. A preloaded clip's first frame is already on screen when the players swap, so the callback that ends the measure is of a later frame: the figure is playback under way, not only a picture shown.\n\n${markdownTable(quickScoreRows)}\n`,
+    `${QUICK_SCORE_HEADING}\n\nWritten by \`npm run bench -- --only=quick-score\` (and by the full run) on ${new Date().toISOString().slice(0, 10)}: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, 1-min load average at the start ${loadAverage.toFixed(2)}. The embedded server and headless Chromium (no GPU) share the machine. A clip's start is the player's own measure (\`player-clip-start\`): from the key event's timestamp to the video frame callback of the first frame the clip presents while playing. A preloaded clip's first frame is already on screen when the players swap, so the callback that ends the measure is of a later frame: the figure is playback under way, not only a picture shown.\n\n${markdownTable(quickScoreRows)}\n`,
   );
 }
 
