@@ -1,8 +1,15 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { postgresPassFiles } from './test/postgres-pass.js';
+
+const root = path.dirname(fileURLToPath(import.meta.url));
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // The suite's PostgreSQL pass (TEST_PASS=postgres, set by scripts/test-server.mjs) runs only the files whose
+    // behaviour depends on the database the pass gives them; the others ran in the PGlite pass (test/postgres-pass.ts).
+    include: process.env.TEST_PASS === 'postgres' ? postgresPassFiles(root) : ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // *.pg.test.ts need PostgreSQL: they run in the suite's PostgreSQL pass only (TEST_DATABASE_URL set).
     exclude: [...configDefaults.exclude, ...(process.env.TEST_DATABASE_URL ? [] : ['**/*.pg.test.ts'])],
     globalSetup: ['test/global-setup.ts'],
