@@ -16,7 +16,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
-    // Two cores: two test files at a time keeps ffmpeg and PGlite from starving each other.
-    maxWorkers: 2,
+    // Two cores, three test files at a time: a file spends much of its time waiting (ffmpeg and the app's jobs,
+    // PostgreSQL, spawned servers), and with two the cores sat half idle (CPU 0.9 of 2 in the PGlite pass; 1.3 with
+    // three, 10 min → 6 min). Four starved the scaled shape's timed steps.
+    maxWorkers: 3,
   },
 });

@@ -4,15 +4,16 @@ import path from 'node:path';
 /**
  * Which test files the suite's PostgreSQL pass runs (scripts/test-server.mjs sets TEST_PASS=postgres for it).
  *
- * The two passes differ only in their environment: TEST_DATABASE_URL is set in the PostgreSQL pass, and global setup
- * sets PGLITE_SNAPSHOT in the PGlite pass. A test file whose code — itself and every module it imports, followed
- * through relative imports — reads neither variable does exactly the same in both passes, so it runs once, in the
- * PGlite pass. Every file that can reach one of them runs again on PostgreSQL: `createTestApp` (test/test-app.ts)
- * reads both, so any file that makes the app's database is in. Nothing is listed by hand: a new file that opens a
- * database is picked up by construction. test/postgres-pass.test.ts checks that no code outside the tests (the app,
- * the scripts a test may spawn) reads these variables, which is what makes following the imports enough.
+ * The two passes differ only in their environment: TEST_DATABASE_URL and TEST_PASS are set in the PostgreSQL pass,
+ * and global setup sets PGLITE_SNAPSHOT in the PGlite pass. A test file whose code — itself and every module it
+ * imports, followed through relative imports — reads none of them does exactly the same in both passes, so it runs
+ * once, in the PGlite pass. Every file that can reach one of them runs again on PostgreSQL: `createTestApp`
+ * (test/test-app.ts) reads them, so any file that makes the app's database is in. Nothing is listed by hand: a new
+ * file that opens a database is picked up by construction. test/postgres-pass.test.ts checks that no code outside the
+ * tests (the app, the scripts a test may spawn) reads these variables, which is what makes following imports enough,
+ * and that every file opening a database is selected (or is one of the few hard-wired to an in-memory PGlite).
  */
-export const PASS_VARIABLES = /\b(TEST_DATABASE_URL|PGLITE_SNAPSHOT)\b/;
+export const PASS_VARIABLES = /\b(TEST_DATABASE_URL|TEST_PASS|PGLITE_SNAPSHOT)\b/;
 
 const TEST_FILE = /\.test\.ts$/;
 
