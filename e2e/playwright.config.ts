@@ -9,7 +9,9 @@ export default defineConfig({
   testDir: './tests',
   globalSetup: './support/global-setup.ts',
   fullyParallel: false,
-  workers: 1,
+  // Two spec files at a time (E2E_WORKERS overrides): each test makes its own users and projects, and a test spends
+  // much of its time waiting on the server's jobs and the video player, so one worker left a core idle.
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
