@@ -11,6 +11,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { keepPlannerStatistics } from './planner-stats.js';
 import * as schema from './schema.js';
+import { gateByTurn } from './turn-gate.js';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -108,6 +109,7 @@ export async function openDatabase(options: {
       ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
     });
     await pglite.waitReady;
+    gateByTurn(pglite);
   } catch (error) {
     release();
     throw error;
