@@ -3,8 +3,8 @@ import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gateByTurn, oneStartPerTurn } from './turn-gate.js';
 
-/** Loop turns that pass while `work` runs: an immediate that re-arms itself counts them. */
-async function turnsDuring(work: () => Promise<unknown>): Promise<number> {
+/** Counts event-loop turns: an immediate that re-arms itself until stopped. */
+function countTurns(): { turns(): number; stop(): void } {
   let turns = 0;
   let counting = true;
   const tick = () => {
@@ -12,33 +12,25 @@ async function turnsDuring(work: () => Promise<unknown>): Promise<number> {
     if (counting) setImmediate(tick);
   };
   setImmediate(tick);
-  await work();
-  counting = false;
-  return turns;
+  return { turns: () => turns, stop: () => (counting = false) };
 }
 
 describe('oneStartPerTurn', () => {
   it('starts the calls in order, one per loop turn, and passes results and errors through', async () => {
     const gate = oneStartPerTurn();
     const started: number[] = [];
-    let turn = 0;
-    let counting = true;
-    const tick = () => {
-      turn += 1;
-      if (counting) setImmediate(tick);
-    };
-    setImmediate(tick);
+    const counter = countTurns();
     const startTurns: number[] = [];
     const calls = Array.from({ length: 10 }, (_, i) =>
       gate(async () => {
         started.push(i);
-        startTurns.push(turn);
+        startTurns.push(counter.turns());
         if (i === 3) throw new Error('call 3 failed');
         return i * 2;
       }),
     );
     const results = await Promise.allSettled(calls);
-    counting = false;
+    counter.stop();
     expect(started).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     // Every start in a later turn than the one before it.
     for (let i = 1; i < startTurns.length; i++) expect(startTurns[i]!).toBeGreaterThan(startTurns[i - 1]!);
@@ -78,24 +70,24 @@ describe('a gated PGlite', () => {
     const port = (server.address() as { port: number }).port;
     try {
       let acceptedAfter = -1;
-      const turns = await turnsDuring(async () => {
-        const statements = Array.from({ length: 200 }, () => pglite.query('select count(*) from t'));
-        let done = 0;
-        for (const statement of statements) void statement.then(() => (done += 1));
-        // Connect now; the accept needs the loop's poll phase, which the queued statements must not hold off.
-        await new Promise<void>((resolve, reject) => {
-          const client = new Socket();
-          client.once('error', reject);
-          client.connect(port, '127.0.0.1', () => undefined);
-          server.once('connection', () => {
-            acceptedAfter = done;
-            client.destroy();
-            resolve();
-          });
+      const counter = countTurns();
+      const statements = Array.from({ length: 200 }, () => pglite.query('select count(*) from t'));
+      let done = 0;
+      for (const statement of statements) void statement.then(() => (done += 1));
+      // Connect now; the accept needs the loop's poll phase, which the queued statements must not hold off.
+      await new Promise<void>((resolve, reject) => {
+        const client = new Socket();
+        client.once('error', reject);
+        client.connect(port, '127.0.0.1', () => undefined);
+        server.once('connection', () => {
+          acceptedAfter = done;
+          client.destroy();
+          resolve();
         });
-        await Promise.all(statements);
       });
-      expect(turns).toBeGreaterThanOrEqual(200);
+      await Promise.all(statements);
+      counter.stop();
+      expect(counter.turns()).toBeGreaterThanOrEqual(200);
       expect(acceptedAfter).toBeGreaterThanOrEqual(0);
       expect(acceptedAfter).toBeLessThan(100);
     } finally {
