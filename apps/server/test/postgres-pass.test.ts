@@ -15,6 +15,7 @@ const repo = path.resolve(server, '../..');
 const EMBEDDED_ONLY: Record<string, string> = {
   'src/db/migration-0010.test.ts': 'migrates an in-memory PGlite from an older journal',
   'src/db/planner-stats.test.ts': 'the embedded database keeps its own planner statistics (PostgreSQL autovacuums)',
+  'src/db/turn-gate.test.ts': 'gates an in-memory PGlite: statements start one per loop turn (PostgreSQL is not gated)',
 };
 
 /** A test opens a database when it makes the app (createTestApp), a database, or a client of one. */
