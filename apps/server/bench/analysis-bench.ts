@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync 
 import os from 'node:os';
 import path from 'node:path';
 import { IntensityCounter, type IntensityParameters } from '../src/modules/analysis/engine/intensity.js';
+import { uploadReadyVideo } from './bench-uploads.js';
 
 export interface BenchHarness {
   cacheDir: string;
@@ -155,24 +156,6 @@ interface VideoUrls {
   analysisUrl: string;
 }
 
-async function uploadAndWait(h: BenchHarness, subjectsUrl: string, file: string): Promise<VideoUrls> {
-  const access = await h.login();
-  const subject = (await h.api('GET', `${subjectsUrl}?page_size=1`, access)).results[0];
-  const videosUrl = `${subjectsUrl}${subject.subject_uuid}/videos/`;
-  const upload = await h.uploadMultipart(videosUrl, access, file);
-  if (upload.status !== 201) throw new Error(`upload answered ${upload.status}: ${upload.body}`);
-  const videoUrl = `${videosUrl}${JSON.parse(upload.body).video_uuid}/`;
-  const started = performance.now();
-  for (;;) {
-    const video = await h.api('GET', videoUrl, access);
-    if (video.status === 'ready') break;
-    if (video.status === 'failed') throw new Error(`the analysis video failed processing: ${video.error}`);
-    if (performance.now() - started > 120_000) throw new Error('the analysis video was not ready within 2 minutes');
-    await sleep(200);
-  }
-  return { videoUrl, analysisUrl: `${videoUrl}analysis/` };
-}
-
 /** CPU seconds used so far by process `pid`, all its threads (user + system; /proc counts in ticks of 1/100 s). */
 function cpuSeconds(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -291,7 +274,8 @@ export async function analysisPhase(
   let server = await h.startServer(dataDir, { ANALYSIS_WORKERS: '1' });
   try {
     h.log('analysis: uploading the video...');
-    urls = await uploadAndWait(h, subjectsUrl, file);
+    const { videoUrl } = await uploadReadyVideo(h, subjectsUrl, file, 120_000);
+    urls = { videoUrl, analysisUrl: `${videoUrl}analysis/` };
     h.log('analysis: movement detection with 1 worker...');
     runRows(
       'Movement detection end to end, ANALYSIS_WORKERS=1, whole frame',
