@@ -2,7 +2,6 @@
  * The processes behind clean decode starts (see clean-start.ts): ffprobe's packet list read as a stream into a
  * SeekIndex, and the proof of a start — two short decodes hashed frame by frame.
  */
-import { spawn } from 'node:child_process';
 import {
   type CleanStart,
   FILE_START,
@@ -16,19 +15,26 @@ import {
   startAt,
   stderrLines,
 } from './clean-start.js';
-import { ProcessError, runProcess } from './run-process.js';
+import type { MediaInput } from './input-policy.js';
+import { ProcessError, runProcess, spawnMedia } from './run-process.js';
 
 /**
  * Reads the packet list of the first video stream (no decoding: ffprobe reads the packets' headers, so the cost
  * is one read of the file) into a SeekIndex. Lines are parsed as they arrive; memory stays constant.
  */
-export function readSeekIndex(ffprobe: string, input: string, signal?: AbortSignal): Promise<SeekIndex> {
+export function readSeekIndex(ffprobe: string, input: MediaInput, signal?: AbortSignal): Promise<SeekIndex> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(new ProcessError('ffprobe was cancelled', null, ''));
       return;
     }
-    const child = spawn(ffprobe, packetListArgs(input), { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    let child: ReturnType<typeof spawnMedia>;
+    try {
+      child = spawnMedia(ffprobe, packetListArgs(input));
+    } catch (error) {
+      reject(error);
+      return;
+    }
     const builder = new SeekIndexBuilder();
     let rest = '';
     let stderr = '';
@@ -67,7 +73,7 @@ export function readSeekIndex(ffprobe: string, input: string, signal?: AbortSign
  */
 export async function proveStart(
   ffmpeg: string,
-  input: string,
+  input: MediaInput,
   index: SeekIndex,
   seek: number,
   valid: number,
@@ -106,7 +112,7 @@ export async function proveStart(
 /** A prover for findCleanStart over one input, with a per-call cache the caller may persist. */
 export function prover(
   ffmpeg: string,
-  input: string,
+  input: MediaInput,
   index: SeekIndex,
   fps: number,
   signal?: AbortSignal,

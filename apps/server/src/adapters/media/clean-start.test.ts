@@ -92,14 +92,14 @@ describe('starts and their proofs', () => {
   it('seeks from the container start, a millisecond past the keyframe, and keeps frames from the valid one', () => {
     expect(startAt(index, 2, 3)).toEqual({ frame: 180, seekS: 4.001, fromS: index.keyframes[3]!.from, allowed: [] });
     expect(startAt(index, 0, 1)).toEqual(FILE_START);
-    const args = proofDecodeArgs('/v.mp4', startAt(index, 2, 3), 180, 30);
+    const args = proofDecodeArgs({ path: '/v.mp4', demuxer: 'mov' }, startAt(index, 2, 3), 180, 30);
     expect(args.slice(args.indexOf('-ss') - 2, args.indexOf('-ss') + 2)).toEqual([
       ...['-noaccurate_seek', '-copyts', '-ss', '4.001000'],
     ]);
     expect(args[args.indexOf('-vf') + 1]).toBe(`select='gte(t,${index.keyframes[3]!.from.toFixed(6)})'`);
     expect(args.slice(-5)).toEqual(['-frames:v', '30', '-f', 'framemd5', '-']);
     // From the file's start frames are kept by number.
-    const fromStart = proofDecodeArgs('/v.mp4', FILE_START, 180, 30);
+    const fromStart = proofDecodeArgs({ path: '/v.mp4', demuxer: 'mov' }, FILE_START, 180, 30);
     expect(fromStart).not.toContain('-ss');
     expect(fromStart[fromStart.indexOf('-vf') + 1]).toBe("select='gte(n,180)'");
   });

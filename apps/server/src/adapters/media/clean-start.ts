@@ -8,6 +8,7 @@
  * flag frames the decoder cannot start from at all. So a start is used only once a decode from it gave the same
  * pictures (hash of every plane) as a decode that began earlier and ran through it.
  */
+import { inputArgs, type MediaInput } from './input-policy.js';
 
 /** A keyframe of the index: its frame number (presentation order) and when it is shown. */
 export interface SeekPoint {
@@ -114,10 +115,10 @@ export class SeekIndexBuilder {
 }
 
 /** ffprobe arguments that list the first video stream's packets and the container's start time, as CSV. */
-export function packetListArgs(input: string): string[] {
+export function packetListArgs(input: MediaInput): string[] {
   return [
     ...['-v', 'error', '-select_streams', 'v:0'],
-    ...['-show_entries', 'format=start_time:packet=pts_time,dts_time,flags', '-of', 'csv', input],
+    ...['-show_entries', 'format=start_time:packet=pts_time,dts_time,flags', '-of', 'csv', ...inputArgs(input)],
   ];
 }
 
@@ -158,7 +159,7 @@ export function startAt(index: SeekIndex, seek: number, valid: number, allowed: 
  * on, decoding from `start`, one line each (framemd5). Without a seek frames are kept by number, so a proof
  * against the file's start also checks that the index counted frames as the decoder outputs them.
  */
-export function proofDecodeArgs(input: string, start: CleanStart, valid: number, frames: number): string[] {
+export function proofDecodeArgs(input: MediaInput, start: CleanStart, valid: number, frames: number): string[] {
   const args = ['-hide_banner', '-nostdin', '-v', 'error', '-threads', '1'];
   let select: string;
   if (start.seekS === null) {
@@ -168,7 +169,7 @@ export function proofDecodeArgs(input: string, start: CleanStart, valid: number,
     args.push('-noaccurate_seek', '-copyts', '-ss', start.seekS.toFixed(6));
     select = `select='gte(t,${start.fromS.toFixed(6)})'`;
   }
-  args.push('-i', input, '-map', '0:v:0', '-an', '-sn', '-dn', '-vf', select, '-vsync', 'passthrough');
+  args.push(...inputArgs(input), '-map', '0:v:0', '-an', '-sn', '-dn', '-vf', select, '-vsync', 'passthrough');
   args.push('-enc_time_base', '-1');
   args.push('-frames:v', String(frames), '-f', 'framemd5', '-');
   return args;

@@ -8,6 +8,7 @@ import {
   type SeekIndex,
 } from './clean-start.js';
 import { prover, readSeekIndex } from './clean-start-ffmpeg.js';
+import { demuxerOf, type MediaInput } from './input-policy.js';
 import {
   decodeCheckArgs,
   type Media,
@@ -66,7 +67,11 @@ export class FfmpegMedia implements Media {
     if (size === 0) throw new UnreadableVideoError('The file is empty.');
     let output: ProbeOutput;
     try {
-      const { stdout } = await runProcess(this.binaries.ffprobe, probeArgs(file), { signal, timeoutMs: 120_000 });
+      // The first look at an upload: ffprobe may only pick one of the allowed demuxers.
+      const { stdout } = await runProcess(this.binaries.ffprobe, probeArgs({ path: file, demuxer: null }), {
+        signal,
+        timeoutMs: 120_000,
+      });
       output = JSON.parse(stdout.toString('utf8')) as ProbeOutput;
     } catch (error) {
       if (error instanceof ProcessError && error.exitCode !== null) {
@@ -75,9 +80,12 @@ export class FfmpegMedia implements Media {
       throw error;
     }
     const facts = parseProbe(output, size);
+    const demuxer = demuxerOf(facts.container);
+    // ffprobe was held to the list already; this keeps a container outside it from ever being recorded.
+    if (!demuxer) throw new UnreadableVideoError(notAVideoContainer(facts.container));
     // Headers can look fine over data that is not (a cut-off or damaged file): decode one frame to be sure.
     try {
-      await runProcess(this.binaries.ffmpeg, decodeCheckArgs(file), { signal, timeoutMs: 120_000 });
+      await runProcess(this.binaries.ffmpeg, decodeCheckArgs({ path: file, demuxer }), { signal, timeoutMs: 120_000 });
     } catch (error) {
       if (error instanceof ProcessError && error.exitCode !== null) {
         throw new UnreadableVideoError(`The video stream cannot be decoded (${lastLine(error.stderrTail)}).`);
@@ -93,7 +101,12 @@ export class FfmpegMedia implements Media {
    * start there is proven, a frame at most THUMBNAIL_FALLBACK_S in, decoded from the file's start. A decode error
    * ffmpeg reports fails the thumbnail (the job retries, then the video fails with the reason).
    */
-  async thumbnail(input: string, output: string, atSeconds: number, signal?: AbortSignal): Promise<{ frame: number }> {
+  async thumbnail(
+    input: MediaInput,
+    output: string,
+    atSeconds: number,
+    signal?: AbortSignal,
+  ): Promise<{ frame: number }> {
     const index = await readSeekIndex(this.binaries.ffprobe, input, signal);
     const keyframeAt = (seconds: number) =>
       index.keyframes.filter((k) => k.time <= index.startTime + seconds).at(-1)?.frame ?? 0;
@@ -132,6 +145,8 @@ async function readHead(file: string): Promise<Buffer> {
 
 /** A reason a person can act on: a cut-off MP4/MOV (it starts like one) is told apart from a non-video. */
 export function describeProbeFailure(stderr: string, head: Buffer): string {
+  const refused = /\[([\w,]+) @ [^\]]*\] Format not on whitelist/i.exec(stderr);
+  if (refused) return notAVideoContainer(refused[1] ?? 'unknown');
   const looksLikeMp4 = head.subarray(4, 8).toString('latin1') === 'ftyp';
   if (looksLikeMp4 && /moov atom not found/i.test(stderr)) {
     return 'The video file is incomplete (it was cut off before its end); upload the whole file again.';
@@ -141,3 +156,13 @@ export function describeProbeFailure(stderr: string, head: Buffer): string {
   const line = lastLine(stderr);
   return `The file is not a readable video${line ? ` (${line})` : ''}.`;
 }
+
+/** The message for a file whose format ffprobe recognised but which is not a video container we read. */
+function notAVideoContainer(format: string): string {
+  return (
+    `The file is not a video in a container we accept (it is "${format}"); ` +
+    `upload the camera's own video file (${VIDEO_CONTAINER_NAMES}).`
+  );
+}
+
+const VIDEO_CONTAINER_NAMES = 'MP4, MOV, AVI, MKV, WebM, WMV, MPEG-TS, MPEG, FLV or Ogg';

@@ -6,6 +6,7 @@ import { AVI_FIXTURE, H264_FIXTURE, MOVING_BOX_FIXTURE, videoFixtures } from '..
 import { ensureExecutable, findOnPath, resolveMediaBinaries } from './binaries.js';
 import { FILE_START } from './clean-start.js';
 import { describeProbeFailure, FfmpegMedia } from './ffmpeg-media.js';
+import { inputArgs } from './input-policy.js';
 import {
   type ProbeOutput,
   parseProbe,
@@ -100,14 +101,18 @@ describe('parseProbe', () => {
 describe('ffmpeg argument lists', () => {
   it('seeks to the thumbnail clean start before the input, keeps its frame by time and scales to 320 wide', () => {
     const start = { frame: 60, seekS: 2.001, fromS: 1.983333, allowed: [] };
-    const args = thumbnailArgs('/in/a.mp4', '/out/t.jpg', start, 60);
-    expect(args.slice(args.indexOf('-ss') - 2, args.indexOf('-ss') + 4)).toEqual([
-      ...['-noaccurate_seek', '-copyts', '-ss', '2.001000', '-i', '/in/a.mp4'],
+    const args = thumbnailArgs({ path: '/in/a.mp4', demuxer: 'mov' }, '/out/t.jpg', start, 60);
+    expect(args.slice(args.indexOf('-ss') - 2, args.indexOf('-ss') + 2)).toEqual([
+      ...['-noaccurate_seek', '-copyts', '-ss', '2.001000'],
     ]);
+    // The input follows at once, held to the allow-list with its recorded demuxer forced.
+    expect(args.slice(args.indexOf('-ss') + 2, args.indexOf('-i') + 2)).toEqual(
+      inputArgs({ path: '/in/a.mp4', demuxer: 'mov' }),
+    );
     expect(args[args.indexOf('-vf') + 1]).toBe("select='gte(t,1.983333)',scale=320:-2");
     expect(args[args.indexOf('-frames:v') + 1]).toBe('1');
     // From the file's start (no proven start near): no seek, the frame by number.
-    const fromStart = thumbnailArgs('/in/a.mp4', '/out/t.jpg', FILE_START, 45);
+    const fromStart = thumbnailArgs({ path: '/in/a.mp4', demuxer: 'mov' }, '/out/t.jpg', FILE_START, 45);
     expect(fromStart).not.toContain('-ss');
     expect(fromStart[fromStart.indexOf('-vf') + 1]).toBe("select='gte(n,45)',scale=320:-2");
   });
@@ -186,7 +191,8 @@ describe('FfmpegMedia on generated videos', () => {
     // Decode two gray frames on a pipe: the box sits at x=40 in frame 0 and x=240 in the last frame.
     const gray = async (frame: number) => {
       const { stdout } = await runProcess(media.binaries.ffmpeg, [
-        ...['-v', 'error', '-i', fixtures.movingBoxMp4, '-vf', `select=eq(n\\,${frame})`, '-frames:v', '1'],
+        ...['-v', 'error', ...inputArgs({ path: fixtures.movingBoxMp4, demuxer: 'mov' })],
+        ...['-vf', `select=eq(n\\,${frame})`, '-frames:v', '1'],
         ...['-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1'],
       ]);
       expect(stdout.length).toBe(MOVING_BOX_FIXTURE.width * MOVING_BOX_FIXTURE.height);
@@ -208,19 +214,24 @@ describe('FfmpegMedia on generated videos', () => {
   });
 
   it('kills the process when the signal aborts', async () => {
+    const endless = { path: fixtures.h264Mp4, demuxer: 'mov' } as const;
     const controller = new AbortController();
     const aborted = runProcess(
       media.binaries.ffmpeg,
-      ['-hide_banner', '-v', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc2', '-f', 'null', '-'],
+      ['-hide_banner', '-v', 'error', '-re', '-stream_loop', '-1', ...inputArgs(endless), '-f', 'null', '-'],
       { signal: controller.signal },
     );
     setTimeout(() => controller.abort(), 100);
     await expect(aborted).rejects.toThrow(/cancelled/);
-    // -re makes these endless at real time: only the kill can end them.
+    // -re with an endless loop: only the kill can end them: only the kill can end them.
     await expect(
-      runProcess(media.binaries.ffmpeg, ['-v', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc2', '-f', 'null', '-'], {
-        timeoutMs: 100,
-      }),
+      runProcess(
+        media.binaries.ffmpeg,
+        ['-v', 'error', '-re', '-stream_loop', '-1', ...inputArgs(endless), '-f', 'null', '-'],
+        {
+          timeoutMs: 100,
+        },
+      ),
     ).rejects.toThrow(/timed out/);
   });
 });

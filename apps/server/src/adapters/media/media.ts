@@ -1,4 +1,5 @@
 import type { CleanStart } from './clean-start.js';
+import { inputArgs, type MediaInput } from './input-policy.js';
 
 /**
  * What the app needs from ffmpeg/ffprobe, as plain data. Everything in this file is pure (no processes, no files),
@@ -110,13 +111,16 @@ export function parseProbe(output: ProbeOutput, sizeBytes: number): VideoFacts {
 }
 
 /** ffprobe arguments that print the format and streams as JSON. */
-export function probeArgs(input: string): string[] {
-  return ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', input];
+export function probeArgs(input: MediaInput): string[] {
+  return ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', ...inputArgs(input)];
 }
 
 /** ffmpeg arguments that decode the first video frame and discard it: proves the stream is decodable. */
-export function decodeCheckArgs(input: string): string[] {
-  return ['-hide_banner', '-nostdin', '-v', 'error', '-i', input, '-map', '0:v:0', '-frames:v', '1', '-f', 'null', '-'];
+export function decodeCheckArgs(input: MediaInput): string[] {
+  return [
+    ...['-hide_banner', '-nostdin', '-v', 'error', ...inputArgs(input)],
+    ...['-map', '0:v:0', '-frames:v', '1', '-f', 'null', '-'],
+  ];
 }
 
 /**
@@ -124,7 +128,13 @@ export function decodeCheckArgs(input: string): string[] {
  * `start` (a proven clean start at or before it, or the file's start): no seek lands on a keyframe the decoder
  * cannot start from cleanly, so the picture is never a broken one.
  */
-export function thumbnailArgs(input: string, output: string, start: CleanStart, frame: number, width = 320): string[] {
+export function thumbnailArgs(
+  input: MediaInput,
+  output: string,
+  start: CleanStart,
+  frame: number,
+  width = 320,
+): string[] {
   const args = ['-hide_banner', '-nostdin', '-v', 'error', '-y'];
   let select: string;
   if (start.seekS === null) {
@@ -133,7 +143,7 @@ export function thumbnailArgs(input: string, output: string, start: CleanStart, 
     args.push('-noaccurate_seek', '-copyts', '-ss', start.seekS.toFixed(6));
     select = `select='gte(t,${start.fromS.toFixed(6)})'`;
   }
-  args.push('-i', input, '-map', '0:v:0', '-an', '-sn', '-dn', '-frames:v', '1');
+  args.push(...inputArgs(input), '-map', '0:v:0', '-an', '-sn', '-dn', '-frames:v', '1');
   args.push('-vf', `${select},scale=${width}:-2`, '-vsync', 'passthrough', '-q:v', '4', '-f', 'image2', output);
   return args;
 }
@@ -145,10 +155,13 @@ export function thumbnailTime(durationS: number): number {
 
 /** The app's view of ffmpeg; `FfmpegMedia` runs the real binaries. */
 export interface Media {
-  /** Facts about a local file; throws UnreadableVideoError when it is not a decodable video. */
+  /**
+   * Facts about a local file; throws UnreadableVideoError when it is not a decodable video in one of the allowed
+   * containers (input-policy.ts). `container` names the demuxer later commands must force.
+   */
   probe(file: string, signal?: AbortSignal): Promise<VideoFacts>;
   /** A JPEG of a frame about `atSeconds` in, decoded from a proven clean start; answers which frame. */
-  thumbnail(input: string, output: string, atSeconds: number, signal?: AbortSignal): Promise<{ frame: number }>;
+  thumbnail(input: MediaInput, output: string, atSeconds: number, signal?: AbortSignal): Promise<{ frame: number }>;
   /** Paths of the binaries in use, for the health report and logs. */
   readonly binaries: { ffmpeg: string; ffprobe: string };
 }

@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { lastLine } from './ffmpeg-media.js';
+import { type MediaInput, ownMp4 } from './input-policy.js';
 import {
   type CopyPiece,
   concatList,
@@ -33,7 +34,7 @@ function lineReader(onLine: (line: string) => void) {
 }
 
 /** Every frame's time and keyframe flag, read from the packet index (demuxing only, no decoding). */
-export async function readFrameIndex(binaries: Binaries, input: string, signal?: AbortSignal): Promise<FrameIndex> {
+export async function readFrameIndex(binaries: Binaries, input: MediaInput, signal?: AbortSignal): Promise<FrameIndex> {
   const lines: string[] = [];
   const reader = lineReader((line) => lines.push(line));
   await runProcess(binaries.ffprobe, packetIndexArgs(input), { signal, onStdout: (chunk) => reader.push(chunk) });
@@ -42,7 +43,7 @@ export async function readFrameIndex(binaries: Binaries, input: string, signal?:
 }
 
 /** Frames (packets) of the first video stream of a file, counted without decoding. */
-export async function countFrames(binaries: Binaries, file: string, signal?: AbortSignal): Promise<number> {
+export async function countFrames(binaries: Binaries, file: MediaInput, signal?: AbortSignal): Promise<number> {
   const { stdout } = await runProcess(binaries.ffprobe, countFramesArgs(file), { signal, timeoutMs: 600_000 });
   const count = Number.parseInt(stdout.toString('utf8').trim(), 10);
   return Number.isFinite(count) ? count : 0;
@@ -59,7 +60,7 @@ export class PieceMismatchError extends Error {}
  */
 export async function encodePiece(
   binaries: Binaries,
-  input: string,
+  input: MediaInput,
   output: string,
   piece: CopyPiece,
   options: { signal?: AbortSignal; threads?: number; onFrames?: (frames: number) => void; warn?: (m: string) => void },
@@ -76,7 +77,7 @@ export async function encodePiece(
       { signal: options.signal, onStdout: (chunk) => reader.push(chunk) },
     );
     reader.end();
-    return { stderr, frames: await countFrames(binaries, output, options.signal) };
+    return { stderr, frames: await countFrames(binaries, ownMp4(output), options.signal) };
   };
   if (piece.startFrame > 0) {
     const seeked = await attempt(piece.seekS);

@@ -94,7 +94,7 @@ describe('planning the pieces', () => {
   });
 
   it('tells ffmpeg to keep every frame with its own time, and the join where each piece begins', () => {
-    const args = pieceArgs('/in.avi', '/p.mp4', { seekS: 20, startS: 19.98, endS: 39.98 });
+    const args = pieceArgs({ path: '/in.avi', demuxer: 'avi' }, '/p.mp4', { seekS: 20, startS: 19.98, endS: 39.98 });
     const argAfter = (flag: string) => args[args.indexOf(flag) + 1];
     expect(argAfter('-vsync')).toBe('passthrough');
     expect(argAfter('-enc_time_base')).toBe('-1');
@@ -104,7 +104,9 @@ describe('planning the pieces', () => {
       'trim=start=19.980000:end=39.980000,setpts=PTS-STARTPTS,scale=trunc(iw/2)*2:trunc(ih/2)*2,format=yuv420p',
     );
     expect(argAfter('-bf')).toBe('0');
-    expect(pieceArgs('/in.avi', '/p.mp4', { seekS: null, startS: null, endS: null })).not.toContain('-ss');
+    expect(
+      pieceArgs({ path: '/in.avi', demuxer: 'avi' }, '/p.mp4', { seekS: null, startS: null, endS: null }),
+    ).not.toContain('-ss');
     expect(
       concatList([
         { file: "/a/it's.mp4", durationS: 20 },
@@ -190,12 +192,13 @@ describe('playback copies of generated videos (real ffmpeg)', () => {
 
   /** Makes the copy in pieces as the jobs do (plan, encode each, join) and returns its path. */
   async function copyInPieces(file: string, parallelism: number): Promise<{ copy: string; pieces: number }> {
-    const index = await readFrameIndex(binaries, file);
+    const input = { path: file, demuxer: null };
+    const index = await readFrameIndex(binaries, input);
     const pieces = planCopyPieces(index, { parallelism, maxPieceFrames: 10_000, minPieceFrames: 5 });
     const outputs: { file: string; durationS: number | null }[] = [];
     for (const piece of pieces) {
       const output = path.join(dir, `${path.basename(file)}-${parallelism}-${piece.index}.mp4`);
-      await encodePiece(binaries, file, output, piece, {});
+      await encodePiece(binaries, input, output, piece, {});
       outputs.push({ file: output, durationS: piece.durationS });
     }
     const copy = path.join(dir, `${path.basename(file)}-${parallelism}.mp4`);

@@ -2,6 +2,8 @@
  * The browser-playable copy, as pure decisions and argument lists (no processes, no files): when a copy is
  * needed, how a long copy is cut into pieces, and what ffmpeg is told to make and join them.
  */
+
+import { inputArgs, joinInputArgs, type MediaInput } from './input-policy.js';
 import type { VideoFacts } from './media.js';
 
 /** The H.264 profiles every major browser decodes (Chromium, Firefox, Safari), as ffprobe names them. */
@@ -39,11 +41,11 @@ export interface FrameIndex {
 }
 
 /** ffprobe arguments that list every packet of the first video stream: time and flags, one CSV line each. */
-export function packetIndexArgs(input: string): string[] {
+export function packetIndexArgs(input: MediaInput): string[] {
   return [
     ...['-v', 'error', '-select_streams', 'v:0'],
     ...['-show_entries', 'packet=pts_time,dts_time,flags', '-of', 'csv=p=0'],
-    input,
+    ...inputArgs(input),
   ];
 }
 
@@ -141,7 +143,7 @@ const seconds = (value: number) => value.toFixed(6);
  * Progress lines go to stdout (`-progress pipe:1`).
  */
 export function pieceArgs(
-  input: string,
+  input: MediaInput,
   output: string,
   piece: Pick<CopyPiece, 'startS' | 'endS'> & { seekS: number | null },
   options: { threads?: number } = {},
@@ -162,7 +164,8 @@ export function pieceArgs(
     ...(options.threads ? ['-threads', String(options.threads)] : []),
     '-copyts',
     ...(piece.seekS === null ? [] : ['-noaccurate_seek', '-ss', seconds(piece.seekS)]),
-    ...['-i', input, '-map', '0:v:0', '-an', '-sn', '-dn'],
+    ...inputArgs(input),
+    ...['-map', '0:v:0', '-an', '-sn', '-dn'],
     ...['-vf', filters.join(',')],
     ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-bf', '0'],
     ...(options.threads ? ['-x264-params', `threads=${options.threads}`] : []),
@@ -184,17 +187,17 @@ export function concatList(pieces: { file: string; durationS: number | null }[])
 export function joinArgs(listFile: string, output: string): string[] {
   return [
     ...['-hide_banner', '-nostdin', '-v', 'error', '-y'],
-    ...['-f', 'concat', '-safe', '0', '-i', listFile],
+    ...joinInputArgs(listFile),
     ...['-map', '0:v:0', '-c', 'copy', '-movflags', '+faststart', '-f', 'mp4', output],
   ];
 }
 
 /** ffprobe arguments that count the packets (frames) of the first video stream without decoding. */
-export function countFramesArgs(input: string): string[] {
+export function countFramesArgs(input: MediaInput): string[] {
   return [
     ...['-v', 'error', '-select_streams', 'v:0', '-count_packets'],
     ...['-show_entries', 'stream=nb_read_packets', '-of', 'csv=p=0'],
-    input,
+    ...inputArgs(input),
   ];
 }
 

@@ -1,4 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, type ChildProcessByStdio, spawn } from 'node:child_process';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { assertGuardedInputs } from './input-policy.js';
 
 /** A child process that failed; `stderrTail` holds its last lines for logs and error messages. */
 export class ProcessError extends Error {
@@ -22,6 +25,20 @@ process.once('exit', () => {
 const STDOUT_LIMIT_BYTES = 16 * 1024 * 1024;
 
 /**
+ * The one place a child process starts: ffmpeg/ffprobe only, never through a shell, and only with every input
+ * opened through the input policy (input-policy.ts: local files, video containers only) — an argument list that
+ * would let ffmpeg pick any demuxer or protocol throws before anything runs. The child is killed with this
+ * process. A test fails when any other file of src spawns a process.
+ */
+export function spawnMedia(command: string, args: string[]): ChildProcessByStdio<null, Readable, Readable> {
+  assertGuardedInputs(args, { requireInput: path.basename(command).startsWith('ffprobe') });
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+  running.add(child);
+  child.once('close', () => running.delete(child));
+  return child;
+}
+
+/**
  * The one place that runs ffmpeg/ffprobe: spawn (never a shell), collect stdout (small outputs only, e.g.
  * ffprobe's JSON or a few raw frames) or stream it to `onStdout`, keep the tail of stderr for errors, and kill the process when `signal` aborts.
  */
@@ -40,8 +57,13 @@ export function runProcess(
       reject(new ProcessError(`${command} was cancelled`, null, ''));
       return;
     }
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
-    running.add(child);
+    let child: ChildProcessByStdio<null, Readable, Readable>;
+    try {
+      child = spawnMedia(command, args);
+    } catch (error) {
+      reject(error);
+      return;
+    }
     const stdout: Buffer[] = [];
     let stdoutBytes = 0;
     let stderr = '';
@@ -68,7 +90,6 @@ export function runProcess(
       stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES);
     });
     const finish = () => {
-      running.delete(child);
       if (timer) clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
     };

@@ -143,6 +143,7 @@ describe('analysis API', () => {
       ffmpeg: t.ctx.media.binaries.ffmpeg,
       source: {
         path: fixtures.jumpsMp4,
+        demuxer: 'mov',
         fps: 30,
         width: J.width,
         height: J.height,

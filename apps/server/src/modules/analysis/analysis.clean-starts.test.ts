@@ -68,6 +68,7 @@ describe('clean starts in runs and previews', () => {
     const file = labVideo(shape);
     const source = {
       path: file,
+      demuxer: null,
       fps: shape.fps,
       width: shape.width,
       height: shape.height,

@@ -1,33 +1,61 @@
 /**
- * A run's media input (the original on disk, or a presigned URL on S3) and the in-process registry of running
- * segments, so that a revoke or a shutdown here stops them at once.
+ * A run's media input (the original as a local file, opened with its recorded demuxer) and the in-process
+ * registry of running segments, so that a revoke or a shutdown here stops them at once.
  */
+import { type MediaInput, storedInput } from '../../adapters/media/input-policy.js';
 import type { AppContext } from '../../context.js';
 
+interface SharedCopy {
+  local: Promise<{ path: string; release(): Promise<void> }>;
+  users: number;
+}
+/** Local copies of stored originals in use by this process, shared by the segments and previews that read them. */
+const sharedCopies = new Map<string, SharedCopy>();
+
 /**
- * The input ffmpeg reads: on S3 a presigned URL (ffmpeg seeks with range requests, so a segment reads only its
- * part instead of downloading the whole video to every worker), on disk the file itself.
+ * The input ffmpeg reads: always a local file (ffmpeg opens local files only — input-policy.ts), with the demuxer
+ * the upload's probe recorded. On disk that is the stored file itself; on S3 one download per process while any
+ * segment or preview of this process reads it (several segments of one run share it).
  */
 export async function openMediaInput(
   context: AppContext,
-  key: string,
-): Promise<{ path: string; release(): Promise<void> }> {
-  const url = await context.storage.presignedUrl(key, 12 * 60 * 60);
-  if (url) return { path: url, release: async () => {} };
-  return context.storage.localFile(key);
+  video: { originalKey: string; container: string | null },
+): Promise<{ input: MediaInput; release(): Promise<void> }> {
+  const key = video.originalKey;
+  let shared = sharedCopies.get(key);
+  if (!shared) {
+    shared = { local: context.storage.localFile(key), users: 0 };
+    sharedCopies.set(key, shared);
+  }
+  shared.users++;
+  const entry = shared;
+  const release = async () => {
+    entry.users--;
+    if (entry.users > 0) return;
+    if (sharedCopies.get(key) === entry) sharedCopies.delete(key);
+    await (await entry.local).release();
+  };
+  try {
+    const local = await entry.local;
+    return { input: storedInput(local.path, video.container), release };
+  } catch (error) {
+    entry.users--;
+    if (sharedCopies.get(key) === entry) sharedCopies.delete(key);
+    throw error;
+  }
 }
 
-/** Runs `work` with the media input of `key` open, and releases it. */
+/** Runs `work` with the video's original open, and releases it. */
 export async function withMediaInput<T>(
   context: AppContext,
-  key: string,
-  work: (input: string) => Promise<T>,
+  video: { originalKey: string; container: string | null },
+  work: (input: MediaInput) => Promise<T>,
 ): Promise<T> {
-  const input = await openMediaInput(context, key);
+  const opened = await openMediaInput(context, video);
   try {
-    return await work(input.path);
+    return await work(opened.input);
   } finally {
-    await input.release();
+    await opened.release();
   }
 }
 

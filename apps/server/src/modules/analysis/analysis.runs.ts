@@ -34,7 +34,7 @@ import { runTask, TaskCancelledError } from './engine/worker-client.js';
 export type AnalysisRow = typeof analyses.$inferSelect;
 
 /** What the run keeps about its video (from ffprobe at creation), so every worker decodes it the same way. */
-export type RunSource = Omit<DecodeSource, 'path'> & {
+export type RunSource = Omit<DecodeSource, 'path' | 'demuxer'> & {
   frameCount: number;
   durationS: number;
   originalKey: string;
@@ -142,7 +142,7 @@ async function processSegment(context: AppContext, run: AnalysisRow, segment: Se
   const source = run.source as RunSource;
   const parameters = run.parameters as MovementDetectionParameters;
   const [video] = await context.db
-    .select({ originalKey: videos.originalKey })
+    .select({ originalKey: videos.originalKey, container: videos.container })
     .from(videos)
     .where(eq(videos.videoUuid, run.videoUuid));
   if (!video?.originalKey) return;
@@ -159,7 +159,7 @@ async function processSegment(context: AppContext, run: AnalysisRow, segment: Se
   const isLast = segment.index === (segments[0]?.count ?? 1) - 1;
   const controller = new AbortController();
   const untrack = track(run.analysisUuid, controller);
-  const local = await openMediaInput(context, video.originalKey);
+  const local = await openMediaInput(context, { originalKey: video.originalKey, container: video.container });
   let framesDone = 0;
   let reporting = false;
   const ticker = setInterval(() => {
@@ -181,7 +181,7 @@ async function processSegment(context: AppContext, run: AnalysisRow, segment: Se
       {
         kind: 'frames',
         ffmpeg: context.media.binaries.ffmpeg,
-        source: { ...source, path: local.path },
+        source: { ...source, ...local.input },
         parameters,
         startFrame: segment.startFrame,
         endFrame: isLast ? null : segment.endFrame,

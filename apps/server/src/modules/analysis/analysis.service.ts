@@ -190,7 +190,7 @@ export async function createAnalysis(
   // Each cut decodes from a proven clean start (read once per video, cached); a cut without one is dropped.
   const starts =
     planned.length > 1
-      ? await withMediaInput(context, probed.originalKey, (input) =>
+      ? await withMediaInput(context, { originalKey: probed.originalKey, container: video.container }, (input) =>
           cleanStartsFor(
             context,
             video,
@@ -272,15 +272,15 @@ export async function preview(context: AppContext, video: VideoRow, body: z.outp
   const startFrame = Math.min(Math.round(body.start_s * source.fps), Math.max(0, source.frameCount - 1));
   const endFrame = Math.min(source.frameCount, startFrame + Math.max(1, Math.round(body.length_s * source.fps)));
   const started = performance.now();
-  const local = await openMediaInput(context, source.originalKey);
+  const local = await openMediaInput(context, { originalKey: source.originalKey, container: video.container });
   try {
     // The window decodes from a proven clean start before it; without one near, from the file's start.
     const [start] =
-      startFrame > 0 ? await cleanStartsFor(context, video, local.path, source.fps, [startFrame - 1]) : [];
+      startFrame > 0 ? await cleanStartsFor(context, video, local.input, source.fps, [startFrame - 1]) : [];
     const result = await runTask({
       kind: 'preview',
       ffmpeg: context.media.binaries.ffmpeg,
-      source: { ...source, path: local.path },
+      source: { ...source, ...local.input },
       parameters,
       startFrame,
       endFrame,

@@ -5,6 +5,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { type CleanStart, findCleanStart, type ProofCache, type SeekIndex } from '../../adapters/media/clean-start.js';
 import { prover, readSeekIndex } from '../../adapters/media/clean-start-ffmpeg.js';
+import type { MediaInput } from '../../adapters/media/input-policy.js';
 import type { AppContext } from '../../context.js';
 import { videoSeekIndexes } from '../../db/schema.js';
 import { planSegments, type Segment } from './engine/plan.js';
@@ -13,7 +14,7 @@ import { planSegments, type Segment } from './engine/plan.js';
 async function loadIndex(
   context: AppContext,
   videoUuid: string,
-  input: string,
+  input: MediaInput,
   signal?: AbortSignal,
 ): Promise<{ index: SeekIndex; proofs: ProofCache }> {
   const read = async () => {
@@ -39,7 +40,7 @@ async function loadIndex(
 export async function cleanStartsFor(
   context: AppContext,
   video: { videoUuid: string },
-  input: string,
+  input: MediaInput,
   fps: number,
   leads: readonly number[],
   signal?: AbortSignal,
@@ -77,7 +78,7 @@ export function plannedSegments(context: AppContext, frameCount: number, fps: nu
 export async function prepareCleanStarts(
   context: AppContext,
   video: { videoUuid: string },
-  input: string,
+  input: MediaInput,
   facts: { frameCount: number; fps: number },
   signal?: AbortSignal,
 ): Promise<void> {

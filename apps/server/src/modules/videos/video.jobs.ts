@@ -4,6 +4,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { lastLine } from '../../adapters/media/ffmpeg-media.js';
+import { RefusedContainerError, storedInput } from '../../adapters/media/input-policy.js';
 import { thumbnailTime, UnreadableVideoError } from '../../adapters/media/media.js';
 import { needsPlaybackCopy } from '../../adapters/media/playback.js';
 import { ProcessError } from '../../adapters/media/run-process.js';
@@ -20,7 +21,13 @@ class PermanentFailure extends Error {}
 
 /** The reason shown to users in `video.error`: what went wrong, never a path or a stack. */
 function humanReason(error: unknown): string {
-  if (error instanceof PermanentFailure || error instanceof UnreadableVideoError) return error.message;
+  if (
+    error instanceof PermanentFailure ||
+    error instanceof UnreadableVideoError ||
+    error instanceof RefusedContainerError
+  ) {
+    return error.message;
+  }
   if (error instanceof ProcessError) {
     const detail = lastLine(error.stderrTail);
     return `Processing the video failed${detail ? `: ${detail}` : '.'}`;
@@ -59,15 +66,17 @@ export async function processVideo(context: AppContext, video: VideoRow, signal?
   try {
     const facts = await context.media.probe(original.path, signal);
     const thumbnail = path.join(workDir, 'thumbnail.jpg');
-    await context.media.thumbnail(original.path, thumbnail, thumbnailTime(facts.durationS), signal);
+    // Every later read forces the demuxer the upload's probe recorded (input-policy.ts).
+    const input = storedInput(original.path, video.container);
+    await context.media.thumbnail(input, thumbnail, thumbnailTime(facts.durationS), signal);
     const derivedBytes = await fileSize(thumbnail);
     // The keyframe index and the clean starts runs will need (ADR 006), once per video, so runs start at once.
-    await prepareCleanStarts(context, video, original.path, facts, signal).catch((error: unknown) => {
+    await prepareCleanStarts(context, video, input, facts, signal).catch((error: unknown) => {
       if (signal?.aborted) throw error;
       context.logger.warn({ err: error, videoUuid: video.videoUuid }, 'proving clean decode starts failed');
     });
     const copyNeeded = !copyPlanned && needsPlaybackCopy(facts, path.extname(video.originalKey));
-    const pieces = copyNeeded ? await planPlaybackCopy(context, video, original.path, facts, signal) : [];
+    const pieces = copyNeeded ? await planPlaybackCopy(context, video, input, facts, signal) : [];
     await context.storage.importFile(keys.thumbnail, thumbnail, 'image/jpeg');
     const updated = await context.db.transaction(async (tx) => {
       const [row] = await tx
@@ -119,7 +128,11 @@ export const processVideoJob: JobDefinition<{ videoUuid: string }, AppContext> =
     try {
       await processVideo(context, video);
     } catch (error) {
-      if (error instanceof PermanentFailure || error instanceof UnreadableVideoError) {
+      if (
+        error instanceof PermanentFailure ||
+        error instanceof UnreadableVideoError ||
+        error instanceof RefusedContainerError
+      ) {
         context.logger.warn({ videoUuid, reason: error.message }, 'video processing failed permanently');
         await markFailed(context, videoUuid, humanReason(error));
         return;

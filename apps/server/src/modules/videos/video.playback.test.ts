@@ -13,6 +13,7 @@ import {
 } from '../../../test/factories-videos.js';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
 import { resolveMediaBinaries } from '../../adapters/media/binaries.js';
+import { ownMp4 } from '../../adapters/media/input-policy.js';
 import { countFrames } from '../../adapters/media/playback-copy.js';
 import { playbackPieces, videos } from '../../db/schema.js';
 import { playbackPieceJob } from './video.playback.js';
@@ -90,7 +91,9 @@ describe('playback copies in pieces, and no wait for them', () => {
 
     const [row] = await t.ctx.db.select().from(videos).where(eq(videos.videoUuid, videoUuid));
     const prefix = path.join(t.dataDir, 'files', path.dirname(row!.originalKey!));
-    expect(await countFrames(t.ctx.media.binaries, path.join(t.dataDir, 'files', row!.playbackKey!))).toBe(frames);
+    expect(await countFrames(t.ctx.media.binaries, ownMp4(path.join(t.dataDir, 'files', row!.playbackKey!)))).toBe(
+      frames,
+    );
     // The pieces are gone once joined, from storage and from the database.
     expect(existsSync(path.join(prefix, 'playback-pieces'))).toBe(false);
     expect(await t.ctx.db.select().from(playbackPieces).where(eq(playbackPieces.videoUuid, videoUuid))).toEqual([]);

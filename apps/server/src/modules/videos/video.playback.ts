@@ -15,6 +15,7 @@ import path from 'node:path';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { lastLine } from '../../adapters/media/ffmpeg-media.js';
+import { type MediaInput, ownMp4, storedInput } from '../../adapters/media/input-policy.js';
 import type { VideoFacts } from '../../adapters/media/media.js';
 import { planCopyPieces } from '../../adapters/media/playback.js';
 import {
@@ -79,7 +80,7 @@ async function withWorkDir<T>(context: AppContext, work: (dir: string) => Promis
 export async function planPlaybackCopy(
   context: AppContext,
   video: VideoRow,
-  localOriginal: string,
+  localOriginal: MediaInput,
   facts: Pick<VideoFacts, 'fps'>,
   signal?: AbortSignal,
 ): Promise<(typeof playbackPieces.$inferInsert)[]> {
@@ -156,7 +157,7 @@ async function makePiece(context: AppContext, video: VideoRow, piece: PieceRow) 
       const output = path.join(dir, `piece-${piece.index}.mp4`);
       await encodePiece(
         context.media.binaries,
-        original.path,
+        storedInput(original.path, video.container),
         output,
         { ...piece, startS: piece.startS, endS: piece.endS, durationS: piece.durationS },
         {
@@ -218,7 +219,7 @@ async function joinCopy(context: AppContext, video: VideoRow) {
         path.join(dir, 'pieces.txt'),
         output,
       );
-      const frames = await countFrames(context.media.binaries, output);
+      const frames = await countFrames(context.media.binaries, ownMp4(output));
       if (frames !== expected) {
         throw new CopyFailure(
           `The playable copy came out with ${frames} frames instead of the original's ${expected}; it was not kept.`,

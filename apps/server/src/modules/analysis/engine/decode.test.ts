@@ -5,6 +5,7 @@ import { type DecodeSource, type DecodeWindow, FrameAssembler, grayDecodeArgs, n
 
 const source = (overrides: Partial<DecodeSource> = {}): DecodeSource => ({
   path: '/videos/mouse.mp4',
+  demuxer: 'mov',
   fps: 30,
   width: 640,
   height: 480,

@@ -3,11 +3,14 @@
  * assembly). ffmpeg decodes with its own threads; the analysis reads the frames in a worker thread.
  */
 import type { CleanStart } from '../../../adapters/media/clean-start.js';
+import { inputArgs, type VideoDemuxer } from '../../../adapters/media/input-policy.js';
 import type { Rect } from './intensity.js';
 
 /** What the decoder must know about the video (from ffprobe, kept with the run). */
 export interface DecodeSource {
+  /** The local file, opened with the demuxer its upload's probe recorded (input-policy.ts). */
   path: string;
+  demuxer: VideoDemuxer | null;
   fps: number;
   width: number;
   height: number;
@@ -79,7 +82,7 @@ export function grayDecodeArgs(source: DecodeSource, window: DecodeWindow): stri
     args.push('-noaccurate_seek', '-copyts', '-ss', start.seekS.toFixed(6));
     filters.push(`select='gte(t,${start.fromS.toFixed(6)})'`);
   }
-  args.push('-i', source.path, '-map', '0:v:0', '-an', '-sn', '-dn');
+  args.push(...inputArgs(source), '-map', '0:v:0', '-an', '-sn', '-dn');
   filters.push(readsLumaPlane(source) ? 'extractplanes=y' : 'format=gray');
   const { crop } = window;
   if (crop.x !== 0 || crop.y !== 0 || crop.width !== source.width || crop.height !== source.height) {

@@ -21,6 +21,7 @@ import {
 } from '../../../adapters/media/clean-start.js';
 import { prover, proveStart, readSeekIndex } from '../../../adapters/media/clean-start-ffmpeg.js';
 import { FfmpegMedia } from '../../../adapters/media/ffmpeg-media.js';
+import { demuxerOf, inputArgs } from '../../../adapters/media/input-policy.js';
 import { thumbnailArgs } from '../../../adapters/media/media.js';
 import { runProcess } from '../../../adapters/media/run-process.js';
 import type { DecodeSource } from './decode.js';
@@ -54,6 +55,7 @@ async function sourceOf(file: string): Promise<DecodeSource> {
   const facts = await media.probe(file);
   return {
     path: file,
+    demuxer: demuxerOf(facts.container),
     fps: facts.fps,
     width: facts.width,
     height: facts.height,
@@ -66,7 +68,7 @@ async function sourceOf(file: string): Promise<DecodeSource> {
 /** Every frame as ffmpeg's own gray conversion gives it, in decode order, none dropped or repeated. */
 async function grayFrames(file: string, width: number, height: number): Promise<Uint8Array[]> {
   const { stdout } = await runProcess(binaries.ffmpeg, [
-    ...['-v', 'error', '-i', file, '-map', '0:v:0', '-vsync', 'passthrough'],
+    ...['-v', 'error', ...inputArgs({ path: file, demuxer: null }), '-map', '0:v:0', '-vsync', 'passthrough'],
     ...['-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1'],
   ]);
   const size = width * height;
@@ -102,7 +104,7 @@ for (const shape of LAB_SHAPES) {
     beforeAll(async () => {
       file = labVideo(shape);
       source = await sourceOf(file);
-      index = await readSeekIndex(binaries.ffprobe, file);
+      index = await readSeekIndex(binaries.ffprobe, source);
       single = Array.from(
         (await analyseFrameRange({ ffmpeg: binaries.ffmpeg, source, parameters, startFrame: 0, endFrame: null }))
           .values,
@@ -125,7 +127,7 @@ for (const shape of LAB_SHAPES) {
         minSegmentFrames: 1,
       });
       const cache: ProofCache = new Map();
-      const prove = prover(binaries.ffmpeg, file, index, source.fps);
+      const prove = prover(binaries.ffmpeg, source, index, source.fps);
       const starts: (CleanStart | null)[] = [];
       for (const segment of planned) starts.push(await findCleanStart(index, segment.startFrame - 1, cache, prove));
       const segments = withCleanStarts(planned, starts, maxLeadFrames(source.fps, SEGMENT_FRAMES));
@@ -155,10 +157,10 @@ for (const shape of LAB_SHAPES) {
 
     it('takes the thumbnail from a clean start mid-video: the same JPEG as a decode from the start', async () => {
       const out = path.join(dir, `${shape.name}-thumbnail.jpg`);
-      const { frame } = await media.thumbnail(file, out, shape.seconds / 2);
+      const { frame } = await media.thumbnail(source, out, shape.seconds / 2);
       expect(frame).toBeGreaterThan(0);
       const reference = path.join(dir, `${shape.name}-reference.jpg`);
-      const { stderr } = await runProcess(binaries.ffmpeg, thumbnailArgs(file, reference, FILE_START, frame));
+      const { stderr } = await runProcess(binaries.ffmpeg, thumbnailArgs(source, reference, FILE_START, frame));
       expect(stderr).toBe('');
       expect(readFileSync(out).equals(readFileSync(reference))).toBe(true);
     });
@@ -167,7 +169,7 @@ for (const shape of LAB_SHAPES) {
 
 describe('starts that are not clean', () => {
   it('refuses an intra-refresh keyframe as a start of its own and proves it from the keyframe before', async () => {
-    const file = labVideo(LAB_SHAPES.find((shape) => shape.name === 'intra-refresh')!);
+    const file = { path: labVideo(LAB_SHAPES.find((shape) => shape.name === 'intra-refresh')!), demuxer: null };
     const index = await readSeekIndex(binaries.ffprobe, file);
     // The third flagged keyframe (x264 places them a refresh period apart).
     const third = 2;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { analysisFixtures, JUMPS_FIXTURE } from '../../../../test/fixtures/videos.js';
 import { resolveMediaBinaries } from '../../../adapters/media/binaries.js';
 import { FfmpegMedia } from '../../../adapters/media/ffmpeg-media.js';
+import { demuxerOf, inputArgs } from '../../../adapters/media/input-policy.js';
 import { runProcess } from '../../../adapters/media/run-process.js';
 import { detectEvents } from './events.js';
 import type { Rect } from './intensity.js';
@@ -27,6 +28,7 @@ async function sourceOf(file: string) {
   const facts = await media.probe(file);
   return {
     path: file,
+    demuxer: demuxerOf(facts.container),
     fps: facts.fps,
     width: facts.width,
     height: facts.height,
@@ -60,7 +62,7 @@ async function analyse(
  */
 async function referenceCounts(file: string, threshold: number, roi: Rect | null): Promise<number[]> {
   const { stdout } = await runProcess(binaries.ffmpeg, [
-    ...['-v', 'error', '-i', file, '-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1'],
+    ...['-v', 'error', ...inputArgs({ path: file, demuxer: null }), '-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1'],
   ]);
   const { width, height } = J;
   const frameBytes = width * height;

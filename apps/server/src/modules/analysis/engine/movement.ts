@@ -2,9 +2,8 @@
  * Movement detection over a range of frames: ffmpeg decodes gray frames on a pipe, `IntensityCounter` counts
  * changed pixels per frame. Runs wherever it is called — the job system calls it inside a worker thread.
  */
-import { spawn } from 'node:child_process';
 import { type CleanStart, FILE_START, judgeDecode } from '../../../adapters/media/clean-start.js';
-import { ProcessError } from '../../../adapters/media/run-process.js';
+import { ProcessError, spawnMedia } from '../../../adapters/media/run-process.js';
 import { type DecodeSource, FrameAssembler, grayDecodeArgs, needsRangeMapping } from './decode.js';
 import { IntensityCounter, type IntensityParameters, type Rect } from './intensity.js';
 import { bypassCursor, decodeCrop, roiCursor, roiInCrop, type TimedRoi } from './plan.js';
@@ -112,7 +111,13 @@ export function analyseFrameRange(task: FrameRangeTask, hooks: FrameRangeHooks =
       reject(new ProcessError('ffmpeg was cancelled', null, ''));
       return;
     }
-    const child = spawn(task.ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    let child: ReturnType<typeof spawnMedia>;
+    try {
+      child = spawnMedia(task.ffmpeg, args);
+    } catch (error) {
+      reject(error);
+      return;
+    }
     if (child.pid !== undefined) hooks.onSpawn?.(child.pid);
     let stderr = '';
     let failure: Error | undefined;

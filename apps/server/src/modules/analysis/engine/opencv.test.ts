@@ -17,6 +17,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveMediaBinaries } from '../../../adapters/media/binaries.js';
 import { FfmpegMedia } from '../../../adapters/media/ffmpeg-media.js';
+import { demuxerOf, inputArgs } from '../../../adapters/media/input-policy.js';
 import { runProcess } from '../../../adapters/media/run-process.js';
 import type { DecodeSource } from './decode.js';
 import { IntensityCounter, type Rect } from './intensity.js';
@@ -231,6 +232,7 @@ describe('the engine equals OpenCV on decoded video, frame by frame', () => {
         const facts = await media.probe(file);
         source = {
           path: file,
+          demuxer: demuxerOf(facts.container),
           fps: facts.fps,
           width: facts.width,
           height: facts.height,
@@ -240,7 +242,16 @@ describe('the engine equals OpenCV on decoded video, frame by frame', () => {
         };
         // The lab's side: ffmpeg's own gray frames, blurred by OpenCV.
         const { stdout } = await runProcess(binaries.ffmpeg, [
-          ...['-v', 'error', '-i', file, '-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1'],
+          ...[
+            '-v',
+            'error',
+            ...inputArgs({ path: file, demuxer: null }),
+            '-f',
+            'rawvideo',
+            '-pix_fmt',
+            'gray',
+            'pipe:1',
+          ],
         ]);
         grayFrames = Array.from({ length: stdout.length / (width * height) }, (_, f) =>
           stdout.subarray(f * width * height, (f + 1) * width * height),
