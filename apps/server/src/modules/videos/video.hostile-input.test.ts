@@ -17,7 +17,6 @@ import {
   uploadVideo,
   waitForVideo,
 } from '../../../test/factories-videos.js';
-import { type VideoFixtures, videoFixtures } from '../../../test/fixtures/videos.js';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
 import { videos } from '../../db/schema.js';
 import { processVideoJob } from './video.jobs.js';
@@ -30,7 +29,6 @@ const playlist = (segment: string) =>
 
 describe('hostile uploads: ffmpeg reads only the upload, as a video container', () => {
   let t: TestApp;
-  let fixtures: VideoFixtures;
   let victim: TestUser;
   let attacker: TestUser;
   let victimProject: ProjectWithSubject;
@@ -43,7 +41,6 @@ describe('hostile uploads: ffmpeg reads only the upload, as a video container', 
   let httpRequests = 0;
 
   beforeAll(async () => {
-    fixtures = videoFixtures();
     t = await createTestApp({ listen: true, workers: true });
     victim = await createUser(t.ctx);
     attacker = await createUser(t.ctx);
