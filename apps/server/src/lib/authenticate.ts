@@ -26,6 +26,17 @@ const userById = (db: Database) =>
     .prepare('token_user');
 
 /**
+ * The user a verified token speaks for: null when the user is gone or changed their password after the token was
+ * issued. Every token-authenticated entry (bearer, stream URLs, tus uploads) goes through this or the project-scope
+ * query, which applies the same `tokenStillValid`.
+ */
+export async function tokenUser(db: Database, claims: TokenClaims): Promise<UserRow | null> {
+  const [user] = await preparedOnce(db, 'token user', userById).execute({ id: Number(claims.sub) });
+  if (!user || !tokenStillValid(user, claims)) return null;
+  return user;
+}
+
+/**
  * `onRequest: app.authenticate` makes a route require a valid access token and sets `request.user`.
  * A token issued before the last password change no longer counts. On a project-scoped route (`config.access`) the
  * user is read by the project-scope hook together with their membership and the project, in one query: this hook
