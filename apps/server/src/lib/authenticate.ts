@@ -31,7 +31,10 @@ const userById = (db: Database) =>
  * query, which applies the same `tokenStillValid`.
  */
 export async function tokenUser(db: Database, claims: TokenClaims): Promise<UserRow | null> {
-  const [user] = await preparedOnce(db, 'token user', userById).execute({ id: Number(claims.sub) });
+  const id = Number(claims.sub);
+  // Tokens from before file URLs named their user carry `sub: "file"`: no user.
+  if (!Number.isSafeInteger(id) || id <= 0) return null;
+  const [user] = await preparedOnce(db, 'token user', userById).execute({ id });
   if (!user || !tokenStillValid(user, claims)) return null;
   return user;
 }
