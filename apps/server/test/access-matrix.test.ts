@@ -57,10 +57,14 @@ describe('access to every project-scoped endpoint', () => {
   });
 
   async function freshFixture(state: ProjectState): Promise<Fixture> {
-    const project = await createProject(t.ctx, owner.id, {
-      name: `P ${Math.random()}`,
-      metadata: { description: '', institution: '', principal_investigator: '' },
-    });
+    const project = await createProject(
+      t.ctx,
+      { id: owner.id, passwordChangedAt: null },
+      {
+        name: `P ${Math.random()}`,
+        metadata: { description: '', institution: '', principal_investigator: '' },
+      },
+    );
     await t.ctx.db.update(projects).set({ status: state }).where(eq(projects.projectUuid, project.project_uuid));
     for (const role of ['viewer', 'member', 'admin'] as const) {
       await addMember(t.ctx, project.project_uuid, people.get(role)!.id, role);

@@ -56,11 +56,15 @@ describe('the operator command (npm run admin)', () => {
     };
     ctx = await open();
     const owner = await createUser(ctx, { email: 'pi@lab.test' });
-    const project = await createProject(ctx, owner.id, {
-      name: 'Institutional study',
-      plan: 'institutional',
-      metadata: { description: '', institution: 'Uni', principal_investigator: 'PI' },
-    });
+    const project = await createProject(
+      ctx,
+      { id: owner.id, passwordChangedAt: null },
+      {
+        name: 'Institutional study',
+        plan: 'institutional',
+        metadata: { description: '', institution: 'Uni', principal_investigator: 'PI' },
+      },
+    );
     projectUuid = project.project_uuid;
     // As a new project is with billing on: a draft until an operator activates it.
     await ctx.db.update(projects).set({ status: 'draft' }).where(eq(projects.projectUuid, projectUuid));

@@ -1063,7 +1063,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A stored file (thumbnail, logo, avatar) by the signed token of its URL */
+        /**
+         * A stored file (thumbnail, logo, avatar, series CSV) by the signed token of its URL
+         * @description The token names a user and a storage key; on every request the user must still exist, not have changed their password since, and be a member of the file's project (avatars: the user or someone sharing a project with them), else 404. Image URLs live at most 24 h, download URLs 5 minutes.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -6217,7 +6220,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A download URL for a run's time series as CSV (`frame,time_s,value`), valid for an hour */
+        /**
+         * A download URL for a run's time series as CSV (`frame,time_s,value`), valid for 5 minutes
+         * @description The URL works for the caller only, and only while they are a member of the project; fetch it right away.
+         */
         get: {
             parameters: {
                 query?: {

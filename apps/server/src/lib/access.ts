@@ -104,7 +104,7 @@ const memberQueries = new WeakMap<Database, ReturnType<typeof memberQuery>>();
  */
 export async function requireUserAndProjectRole(
   context: AppContext,
-  claims: { sub: string; iat: number },
+  claims: { sub: string; iat: number; iat_ms?: number },
   projectUuid: string,
   minimum: Role,
   work: ProjectWork,
@@ -125,7 +125,17 @@ export async function requireUserAndProjectRole(
   return { user: row.user, project, role };
 }
 
-/** A token issued before the user's last password change no longer counts. */
-export function tokenStillValid(user: Pick<UserRow, 'passwordChangedAt'>, claims: { iat: number }): boolean {
-  return !user.passwordChangedAt || claims.iat >= Math.floor(user.passwordChangedAt.getTime() / 1000);
+/**
+ * A token issued before the user's last password change no longer counts, to the millisecond: tokens carry their
+ * issue time in ms (`iat_ms`); one without it (signed before that claim existed) falls back to whole seconds. A
+ * token issued at the very millisecond of the change, or after it, counts (a fresh pair follows a change at once).
+ */
+export function tokenStillValid(
+  user: Pick<UserRow, 'passwordChangedAt'>,
+  claims: { iat: number; iat_ms?: number },
+): boolean {
+  if (!user.passwordChangedAt) return true;
+  const changedAt = user.passwordChangedAt.getTime();
+  if (typeof claims.iat_ms === 'number') return claims.iat_ms >= changedAt;
+  return claims.iat >= Math.floor(changedAt / 1000);
 }

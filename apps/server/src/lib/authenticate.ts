@@ -26,6 +26,20 @@ const userById = (db: Database) =>
     .prepare('token_user');
 
 /**
+ * The user a verified token speaks for: null when the user is gone or changed their password after the token was
+ * issued. Every token-authenticated entry (bearer, stream URLs, tus uploads) goes through this or the project-scope
+ * query, which applies the same `tokenStillValid`.
+ */
+export async function tokenUser(db: Database, claims: TokenClaims): Promise<UserRow | null> {
+  const id = Number(claims.sub);
+  // Tokens from before file URLs named their user carry `sub: "file"`: no user.
+  if (!Number.isSafeInteger(id) || id <= 0) return null;
+  const [user] = await preparedOnce(db, 'token user', userById).execute({ id });
+  if (!user || !tokenStillValid(user, claims)) return null;
+  return user;
+}
+
+/**
  * `onRequest: app.authenticate` makes a route require a valid access token and sets `request.user`.
  * A token issued before the last password change no longer counts. On a project-scoped route (`config.access`) the
  * user is read by the project-scope hook together with their membership and the project, in one query: this hook

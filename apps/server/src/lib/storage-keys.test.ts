@@ -7,6 +7,7 @@ import {
   legacyVideoStoragePrefix,
   projectLogoKey,
   projectStoragePrefix,
+  storageKeyOwner,
   userAvatarKey,
   videoKeys,
   videoStoragePrefix,
@@ -66,6 +67,31 @@ function sourceFiles(dir: string): string[] {
 }
 
 describe('storage keys', () => {
+  it("name their owner, read back in one place: every project file is the project's, an avatar its user's", () => {
+    const v = { projectUuid: project, videoUuid: video };
+    const keys = [
+      projectLogoKey(project, 'logo-1.png'),
+      ...Object.values(videoKeys(v, '.avi')),
+      analysisKeys({ ...v, analysisUuid: run }).seriesCsv,
+      `${legacyVideoStoragePrefix(project, subject, video)}thumbnail.jpg`,
+    ];
+    for (const key of keys) expect(storageKeyOwner(key), key).toEqual({ project });
+    expect(storageKeyOwner(userAvatarKey(12, 'a.png'))).toEqual({ user: 12 });
+    for (const key of [
+      `projects/${project}`,
+      `projects/${project}/`,
+      `projects/${project}/../x`,
+      'projects/not-a-uuid/logo/x.png',
+      'users/12/notes.txt',
+      'users/0/avatar-a.png',
+      'users/12/sub/avatar-a.png',
+      'elsewhere/x',
+      '',
+    ]) {
+      expect(storageKeyOwner(key), key).toBeNull();
+    }
+  });
+
   it('name the project and the video, never the subject, so a move changes no key', () => {
     expect(videoStoragePrefix({ projectUuid: project, videoUuid: video })).toBe(`projects/${project}/videos/${video}/`);
     expect(videoKeys({ projectUuid: project, videoUuid: video }, '.avi')).toEqual({

@@ -76,6 +76,28 @@ export function analysisKeys(run: { projectUuid: string; videoUuid: string; anal
   };
 }
 
+/** Whose a stored file is: a project's (everything under `projects/{uuid}/`) or a user's (`users/{id}/avatar-*`). */
+export type StorageKeyOwner = { project: string } | { user: number };
+
+/**
+ * The one place that reads the owner back from a key (the inverse of the builders above), for `/api/files/`'s
+ * check on every request. Null for anything else — a key no builder here makes, or one with `..` or empty parts.
+ */
+export function storageKeyOwner(key: string): StorageKeyOwner | null {
+  const parts = key.split('/');
+  if (parts.some((part) => part === '' || part === '.' || part === '..')) return null;
+  const [root, id, ...rest] = parts;
+  if (!id || rest.length === 0) return null;
+  if (root === 'projects' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) {
+    return { project: id.toLowerCase() };
+  }
+  if (root === 'users' && /^[1-9][0-9]{0,15}$/.test(id) && rest.length === 1 && rest[0]!.startsWith('avatar-')) {
+    const user = Number(id);
+    return Number.isSafeInteger(user) ? { user } : null;
+  }
+  return null;
+}
+
 /**
  * Local working folders (never in storage), all under DATA_DIR/tmp (S3's `localFile()` downloads go there too).
  * `tus` holds resumable uploads' parts, `uploads` whole multipart uploads; the others are one job's scratch space.

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { tokenStillValid } from './access.js';
 import { TokenService, VERIFIED_TOKEN_CACHE_MS } from './tokens.js';
 
 describe('TokenService.verify', () => {
@@ -29,5 +30,25 @@ describe('TokenService.verify', () => {
     expect(await new TokenService('another secret long enough for HS256').verify(access, 'access')).toBeNull();
     vi.setSystemTime(Date.now() + VERIFIED_TOKEN_CACHE_MS + 1000);
     expect(await tokens.verify(access, 'access')).toMatchObject({ sub: '3' });
+  });
+});
+
+describe('tokenStillValid', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('compares issue times in milliseconds, and whole seconds for a token without iat_ms', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-01-01T00:00:00.200Z') });
+    const tokens = new TokenService('a secret long enough for HS256 tests');
+    const claims = (await tokens.verify(await tokens.signAccess(3), 'access'))!;
+    expect(claims).toMatchObject({ iat: Date.parse('2026-01-01T00:00:00Z') / 1000, iat_ms: Date.now() });
+    const changed = (at: string) => ({ passwordChangedAt: new Date(at) });
+    expect(tokenStillValid({ passwordChangedAt: null }, claims)).toBe(true);
+    expect(tokenStillValid(changed('2026-01-01T00:00:00.100Z'), claims)).toBe(true);
+    expect(tokenStillValid(changed('2026-01-01T00:00:00.200Z'), claims)).toBe(true);
+    // Later in the same second: the token was issued before the change.
+    expect(tokenStillValid(changed('2026-01-01T00:00:00.201Z'), claims)).toBe(false);
+    const { iat_ms: _, ...secondsOnly } = claims;
+    expect(tokenStillValid(changed('2026-01-01T00:00:00.900Z'), secondsOnly)).toBe(true);
+    expect(tokenStillValid(changed('2026-01-01T00:00:01.000Z'), secondsOnly)).toBe(false);
   });
 });

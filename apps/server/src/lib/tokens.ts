@@ -15,6 +15,8 @@ export interface TokenClaims {
   /** What a stream/file token grants: a video uuid or a storage key. */
   res?: string;
   iat: number;
+  /** The issue time in milliseconds (every token signed since this claim exists; older ones have only `iat`). */
+  iat_ms?: number;
   exp: number;
 }
 
@@ -36,52 +38,52 @@ export class TokenService {
     this.key = new TextEncoder().encode(secret);
   }
 
-  private sign(typ: TokenType, subject: string, seconds: number, extra: { jti?: string; res?: string } = {}) {
-    const jwt = new SignJWT({ typ, ...(extra.res ? { res: extra.res } : {}) })
+  /**
+   * Every token carries `iat_ms`, its issue time in milliseconds, beside the standard whole-second `iat`: a password
+   * change ends the tokens issued before it to the millisecond (`tokenStillValid`). `issuedAtMs` may lie in the
+   * past (file tokens, whose issue time is the start of their URL's window); `expiresAt` is in epoch seconds.
+   */
+  private sign(
+    typ: TokenType,
+    subject: string,
+    expiresAt: number,
+    extra: { jti?: string; res?: string; issuedAtMs?: number } = {},
+  ) {
+    const issuedAtMs = extra.issuedAtMs ?? Date.now();
+    const jwt = new SignJWT({ typ, iat_ms: issuedAtMs, ...(extra.res ? { res: extra.res } : {}) })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(subject)
-      .setIssuedAt()
-      .setExpirationTime(`${seconds}s`);
+      .setIssuedAt(Math.floor(issuedAtMs / 1000))
+      .setExpirationTime(expiresAt);
     if (extra.jti) jwt.setJti(extra.jti);
     return jwt.sign(this.key);
   }
 
+  private static inSeconds(seconds: number) {
+    return Math.floor(Date.now() / 1000) + seconds;
+  }
+
   signAccess(userId: number) {
-    return this.sign('access', String(userId), ACCESS_TOKEN_SECONDS, { jti: randomUUID() });
+    return this.sign('access', String(userId), TokenService.inSeconds(ACCESS_TOKEN_SECONDS), { jti: randomUUID() });
   }
 
   signRefresh(userId: number, jti: string) {
-    return this.sign('refresh', String(userId), REFRESH_TOKEN_SECONDS, { jti });
+    return this.sign('refresh', String(userId), TokenService.inSeconds(REFRESH_TOKEN_SECONDS), { jti });
   }
 
   /** Lets a `<video>` element (which cannot send headers) stream one video as one user. */
   signStream(userId: number, videoUuid: string, seconds = STREAM_TOKEN_SECONDS) {
-    return this.sign('stream', String(userId), seconds, { res: videoUuid });
+    return this.sign('stream', String(userId), TokenService.inSeconds(seconds), { res: videoUuid });
   }
 
   /**
-   * Lets an `<img>` load one stored file (thumbnail, logo, avatar). The expiry is rounded up to the next
-   * whole day, so the same file gets the same URL all day long and the browser's cache keeps working.
+   * Lets one user load one stored file by URL (an `<img>`, a download): the token names the user and the storage
+   * key; `/api/files/{token}` checks on every request that the user may still read the key's project. The
+   * lifetimes (and the issue time, which a stable image URL takes from the start of its window) are decided by
+   * modules/files/file-urls.ts.
    */
-  signFile(key: string, minimumSeconds: number) {
-    const day = 24 * 60 * 60;
-    const exp = Math.ceil((Date.now() / 1000 + minimumSeconds) / day) * day;
-    return new SignJWT({ typ: 'file', res: key })
-      .setProtectedHeader({ alg: 'HS256' })
-      .setSubject('file')
-      .setExpirationTime(exp)
-      .sign(this.key);
-  }
-
-  /** A file URL token that expires exactly `seconds` from now (downloads that report their expiry). */
-  async signDownload(key: string, seconds: number): Promise<{ token: string; expiresAt: Date }> {
-    const exp = Math.floor(Date.now() / 1000) + seconds;
-    const token = await new SignJWT({ typ: 'file', res: key })
-      .setProtectedHeader({ alg: 'HS256' })
-      .setSubject('file')
-      .setExpirationTime(exp)
-      .sign(this.key);
-    return { token, expiresAt: new Date(exp * 1000) };
+  signFile(userId: number, key: string, times: { issuedAtMs: number; expiresAt: number }) {
+    return this.sign('file', String(userId), times.expiresAt, { res: key, issuedAtMs: times.issuedAtMs });
   }
 
   /** Returns the claims when the token is valid and of the expected type, else null. */

@@ -102,10 +102,14 @@ describe('fuzzed CSV uploads', () => {
   afterAll(() => t.close());
 
   async function projectFixture(): Promise<Fixture> {
-    const project = await createProject(t.ctx, owner.id, {
-      name: `Fuzz CSV ${randomUUID().slice(0, 6)}`,
-      metadata: { description: '', institution: '', principal_investigator: '' },
-    });
+    const project = await createProject(
+      t.ctx,
+      { id: owner.id, passwordChangedAt: null },
+      {
+        name: `Fuzz CSV ${randomUUID().slice(0, 6)}`,
+        metadata: { description: '', institution: '', principal_investigator: '' },
+      },
+    );
     return { projectUuid: project.project_uuid, subjectUuid: await createSubjectRow(t.ctx, project.project_uuid) };
   }
 

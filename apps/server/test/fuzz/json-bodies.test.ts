@@ -74,10 +74,14 @@ describe('fuzzed JSON bodies', () => {
       const fixture: Fixture = { projectUuid: '', subjectUuid: '' };
       let url = operation.path.replace('{id}', String(owner.id));
       if (operation.path.startsWith('/api/projects/{project_uuid}/')) {
-        const project = await createProject(t.ctx, owner.id, {
-          name: `Fuzz ${operation.method} ${operation.path.length}`,
-          metadata: { description: '', institution: '', principal_investigator: '' },
-        });
+        const project = await createProject(
+          t.ctx,
+          { id: owner.id, passwordChangedAt: null },
+          {
+            name: `Fuzz ${operation.method} ${operation.path.length}`,
+            metadata: { description: '', institution: '', principal_investigator: '' },
+          },
+        );
         fixture.projectUuid = project.project_uuid;
         fixture.subjectUuid = await createSubjectRow(t.ctx, project.project_uuid);
         const row = matrixRow(

@@ -132,7 +132,8 @@ describe('analysis API', () => {
     );
     expect(answer.statusCode).toBe(200);
     const { url, expires_at } = answer.json();
-    expect(new Date(expires_at).getTime()).toBeGreaterThan(Date.now() + 50 * 60 * 1000);
+    expect(new Date(expires_at).getTime()).toBeGreaterThan(Date.now() + 4 * 60 * 1000);
+    expect(new Date(expires_at).getTime()).toBeLessThanOrEqual(Date.now() + 5 * 60 * 1000);
     const file = await t.app.inject({ method: 'GET', url: new URL(url).pathname });
     expect(file.statusCode).toBe(200);
     expect(file.headers['content-disposition']).toContain('attachment');

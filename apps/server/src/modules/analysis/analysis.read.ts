@@ -8,6 +8,7 @@ import { analyses, subjects, users, videos } from '../../db/schema.js';
 import { isUuid } from '../../lib/access.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import { toPage } from '../../lib/pagination.js';
+import { downloadUrl } from '../files/file-urls.js';
 import { displayName } from '../users/user.serializer.js';
 import type { VideoRow } from '../videos/video.lookup.js';
 import { eventsTable, seriesTable } from './analysis.exports.js';
@@ -205,12 +206,8 @@ export async function listAnalyses(
 
 // ---- Time series ----
 
-const DOWNLOAD_SECONDS = 60 * 60;
-
-export async function timeseriesUrl(context: AppContext, run: AnalysisRow) {
+/** A short-lived download URL of the run's series CSV, for this user (checked again when it is fetched). */
+export async function timeseriesUrl(context: AppContext, userId: number, run: AnalysisRow) {
   if (run.status !== 'succeeded' || !run.seriesCsvKey) throw badRequest('This run has no time series yet.');
-  const presigned = await context.storage.presignedUrl(run.seriesCsvKey, DOWNLOAD_SECONDS);
-  if (presigned) return { url: presigned, expires_at: new Date(Date.now() + DOWNLOAD_SECONDS * 1000).toISOString() };
-  const { token, expiresAt } = await context.tokens.signDownload(run.seriesCsvKey, DOWNLOAD_SECONDS);
-  return { url: `${context.config.publicUrl}/api/files/${token}`, expires_at: expiresAt.toISOString() };
+  return downloadUrl(context, userId, run.seriesCsvKey);
 }

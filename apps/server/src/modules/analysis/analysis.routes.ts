@@ -153,15 +153,17 @@ export default async function analysisRoutes(app: FastifyInstance) {
       config: { access: 'viewer' },
       schema: {
         tags,
-        summary: "A download URL for a run's time series as CSV (`frame,time_s,value`), valid for an hour",
+        summary: "A download URL for a run's time series as CSV (`frame,time_s,value`), valid for 5 minutes",
+        description:
+          'The URL works for the caller only, and only while they are a member of the project; fetch it right away.',
         params: analysisVideoParams,
         querystring: runSelectorQuery,
         response: { 200: timeseriesUrlResponse, ...projectErrorResponses },
       },
     },
     async (request) => {
-      const { video } = videoScope(request);
-      return read.timeseriesUrl(ctx, await read.selectRun(ctx, video, request.query.analysis_uuid));
+      const { user, video } = videoScope(request);
+      return read.timeseriesUrl(ctx, user.id, await read.selectRun(ctx, video, request.query.analysis_uuid));
     },
   );
 

@@ -3,7 +3,7 @@ import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { emailTokens, refreshTokens, users } from '../../db/schema.js';
-import { isUuid } from '../../lib/access.js';
+import { isUuid, tokenStillValid } from '../../lib/access.js';
 import type { UserRow } from '../../lib/authenticate.js';
 import { badRequest, fieldError, HttpError, unauthorized } from '../../lib/errors.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
@@ -112,9 +112,7 @@ export async function verifyAccessToken(ctx: AppContext, token: string): Promise
   const claims = await ctx.tokens.verify(token, 'access');
   const user = claims ? await findUserById(ctx, Number(claims.sub)) : undefined;
   if (!claims || !user) throw unauthorized(INVALID_TOKEN);
-  if (user.passwordChangedAt && claims.iat < Math.floor(user.passwordChangedAt.getTime() / 1000)) {
-    throw unauthorized(INVALID_TOKEN);
-  }
+  if (!tokenStillValid(user, claims)) throw unauthorized(INVALID_TOKEN);
 }
 
 // ---- log-in ----

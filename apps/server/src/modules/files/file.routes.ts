@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../../lib/errors.js';
+import { openFile } from './file.service.js';
 
 const contentTypes: Record<string, string> = {
   '.png': 'image/png',
@@ -29,26 +30,29 @@ export default async function fileRoutes(app: FastifyInstance) {
     {
       schema: {
         tags: ['files'],
-        summary: 'A stored file (thumbnail, logo, avatar) by the signed token of its URL',
+        summary: 'A stored file (thumbnail, logo, avatar, series CSV) by the signed token of its URL',
+        description:
+          'The token names a user and a storage key; on every request the user must still exist, not have changed ' +
+          "their password since, and be a member of the file's project (avatars: the user or someone sharing a " +
+          'project with them), else 404. Image URLs live at most 24 h, download URLs 5 minutes.',
         security: [],
         params: z.object({ token: z.string() }),
       },
     },
     async (request, reply) => {
       const claims = await app.ctx.tokens.verify(request.params.token, 'file');
-      if (!claims?.res) throw notFound();
-      const info = await app.ctx.storage.stat(claims.res);
-      if (!info) throw notFound();
-      const stream = await app.ctx.storage.read(claims.res);
-      const extension = path.extname(claims.res).toLowerCase();
+      if (!claims) throw notFound();
+      const file = await openFile(app.ctx, claims);
+      const extension = path.extname(file.key).toLowerCase();
       // Data files are downloads, named after the run they belong to; images are shown inline.
-      if (extension === '.csv')
-        reply.header('content-disposition', `attachment; filename="${downloadName(claims.res)}"`);
+      if (extension === '.csv') reply.header('content-disposition', `attachment; filename="${downloadName(file.key)}"`);
+      // Cached no longer than the URL lives (a URL is checked again on every request that reaches the server).
+      const maxAge = Math.max(0, Math.min(claims.exp - Math.floor(Date.now() / 1000), 86400));
       return reply
         .header('content-type', contentTypes[extension] ?? 'application/octet-stream')
-        .header('content-length', info.size)
-        .header('cache-control', 'private, max-age=86400')
-        .send(stream);
+        .header('content-length', file.size)
+        .header('cache-control', `private, max-age=${maxAge}`)
+        .send(file.stream);
     },
   );
 }

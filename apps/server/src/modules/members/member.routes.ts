@@ -16,7 +16,12 @@ import * as service from './member.service.js';
 const tags = ['members'];
 const base = '/projects/:project_uuid/members';
 
-const actorOf = ({ user, role, project }: ProjectScope): service.Actor => ({ userId: user.id, role, project });
+const actorOf = ({ user, role, project }: ProjectScope): service.Actor => ({
+  userId: user.id,
+  viewer: user,
+  role,
+  project,
+});
 
 /** The team of a project: everyone reads it; owners and admins manage it; anyone but the owner can leave. */
 export default async function memberRoutes(app: FastifyInstance) {
@@ -37,7 +42,10 @@ export default async function memberRoutes(app: FastifyInstance) {
         response: { 200: pageSchema(memberSchema), ...projectErrorResponses },
       },
     },
-    async (request) => service.listMembers(ctx, projectScope(request).project.projectUuid, request.query, request.url),
+    async (request) => {
+      const { user, project } = projectScope(request);
+      return service.listMembers(ctx, user, project.projectUuid, request.query, request.url);
+    },
   );
 
   api.patch(

@@ -5,7 +5,7 @@ import { memberships, projects, type Role, users } from '../../db/schema.js';
 import { assertProjectAllows, type ProjectRow, roleAtLeast } from '../../lib/access.js';
 import { badRequest, conflict, fieldError, forbidden, notFound } from '../../lib/errors.js';
 import { type ListQuery, likePattern, parseOrdering, toPage } from '../../lib/pagination.js';
-import { fileUrl } from '../files/file-urls.js';
+import { type FileViewer, fileUrl } from '../files/file-urls.js';
 import type { ProjectResponse } from '../projects/project.schemas.js';
 import { getProject } from '../projects/project.service.js';
 import { displayName } from '../users/user.serializer.js';
@@ -14,6 +14,8 @@ import { type AssignableRole, MEMBER_ORDERING, type MemberResponse } from './mem
 /** Who is acting: the caller and their role in the project (from the project scope). */
 export interface Actor {
   userId: number;
+  /** The caller as avatar URLs are made for them (id and last password change). */
+  viewer: FileViewer;
   role: Role;
   project: ProjectRow;
 }
@@ -21,20 +23,26 @@ export interface Actor {
 const memberColumns = { user: users, role: memberships.role, joinedAt: memberships.createdAt };
 type MemberRow = { user: typeof users.$inferSelect; role: Role; joinedAt: Date };
 
-async function toResponse(context: AppContext, row: MemberRow): Promise<MemberResponse> {
+async function toResponse(context: AppContext, viewer: FileViewer, row: MemberRow): Promise<MemberResponse> {
   return {
     user: {
       id: row.user.id,
       email: row.user.email,
       display_name: displayName(row.user),
-      avatar_url: await fileUrl(context, row.user.avatarKey),
+      avatar_url: await fileUrl(context, viewer, row.user.avatarKey),
     },
     role: row.role,
     joined_at: row.joinedAt.toISOString(),
   };
 }
 
-export async function listMembers(context: AppContext, projectUuid: string, query: ListQuery, url: string) {
+export async function listMembers(
+  context: AppContext,
+  viewer: FileViewer,
+  projectUuid: string,
+  query: ListQuery,
+  url: string,
+) {
   const { field, descending } = parseOrdering(query.ordering, MEMBER_ORDERING, 'joined_at');
   const column = { joined_at: memberships.createdAt, email: users.email, role: memberships.role }[field];
   const where = and(
@@ -56,7 +64,7 @@ export async function listMembers(context: AppContext, projectUuid: string, quer
     .orderBy(descending ? desc(column) : asc(column), asc(users.id))
     .limit(query.page_size)
     .offset((query.page - 1) * query.page_size);
-  const results = await Promise.all(rows.map((row) => toResponse(context, row)));
+  const results = await Promise.all(rows.map((row) => toResponse(context, viewer, row)));
   return toPage(url, context.config.publicUrl, query, total?.value ?? 0, results);
 }
 
@@ -107,7 +115,7 @@ export async function changeRole(
       .returning({ userId: memberships.userId });
     if (updated.length === 0) throw conflict('The team changed meanwhile: reload and try again.');
   }
-  return toResponse(context, { ...target, role });
+  return toResponse(context, actor.viewer, { ...target, role });
 }
 
 /**
@@ -200,5 +208,5 @@ export async function transferOwnership(
     }
     throw error;
   }
-  return getProject(context, actor.userId, project.projectUuid);
+  return getProject(context, actor.viewer, project.projectUuid);
 }

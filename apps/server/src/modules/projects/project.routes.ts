@@ -31,7 +31,7 @@ export default async function projectRoutes(app: FastifyInstance) {
         response: { 200: pageSchema(projectSchema), 400: errorSchema, 401: errorSchema },
       },
     },
-    async (request) => service.listProjects(app.ctx, currentUser(request).id, request.query, request.url),
+    async (request) => service.listProjects(app.ctx, currentUser(request), request.query, request.url),
   );
 
   api.post(
@@ -45,7 +45,7 @@ export default async function projectRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const project = await service.createProject(app.ctx, currentUser(request).id, request.body);
+      const project = await service.createProject(app.ctx, currentUser(request), request.body);
       return reply.status(201).send(project);
     },
   );
@@ -63,7 +63,7 @@ export default async function projectRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { user, project } = projectScope(request);
-      return service.getProject(app.ctx, user.id, project.projectUuid);
+      return service.getProject(app.ctx, user, project.projectUuid);
     },
   );
 
@@ -81,7 +81,7 @@ export default async function projectRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { user, project } = projectScope(request);
-      return service.updateProject(app.ctx, user.id, project, request.body);
+      return service.updateProject(app.ctx, user, project, request.body);
     },
   );
 
@@ -99,7 +99,7 @@ export default async function projectRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { user, project } = projectScope(request);
-      return service.updateProject(app.ctx, user.id, project, request.body);
+      return service.updateProject(app.ctx, user, project, request.body);
     },
   );
 
@@ -135,7 +135,7 @@ export default async function projectRoutes(app: FastifyInstance) {
     async (request) => {
       const { user, project } = projectScope(request);
       const image = await readImageUpload(request, 'logo');
-      return service.replaceLogo(app.ctx, user.id, project, image);
+      return service.replaceLogo(app.ctx, user, project, image);
     },
   );
 }

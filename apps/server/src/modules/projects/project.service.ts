@@ -18,7 +18,7 @@ import { type ListQuery, likePattern, parseOrdering, toPage } from '../../lib/pa
 import { projectLogoKey, projectStoragePrefix } from '../../lib/storage-keys.js';
 import { cancelSubscriptionOf, initialProjectStatus } from '../billing/billing.service.js';
 import { deleteRowsAndFiles } from '../files/file-deletion.js';
-import { fileUrl } from '../files/file-urls.js';
+import { type FileViewer, fileUrl } from '../files/file-urls.js';
 import { displayName } from '../users/user.serializer.js';
 import { PROJECT_ORDERING, type ProjectResponse } from './project.schemas.js';
 
@@ -58,7 +58,7 @@ type ProjectQueryRow = {
   subscription: typeof subscriptions.$inferSelect | null;
 };
 
-async function toResponse(context: AppContext, row: ProjectQueryRow): Promise<ProjectResponse> {
+async function toResponse(context: AppContext, viewer: FileViewer, row: ProjectQueryRow): Promise<ProjectResponse> {
   const { project } = row;
   return {
     project_uuid: project.projectUuid,
@@ -68,7 +68,7 @@ async function toResponse(context: AppContext, row: ProjectQueryRow): Promise<Pr
       institution: project.metadata.institution ?? '',
       principal_investigator: project.metadata.principal_investigator ?? '',
     },
-    logo_url: await fileUrl(context, project.logoKey),
+    logo_url: await fileUrl(context, viewer, project.logoKey),
     status: project.status,
     plan: project.plan,
     subscription: row.subscription
@@ -130,7 +130,8 @@ function countProjects(context: AppContext, userId: number, where: SQL | undefin
     .where(where);
 }
 
-export async function listProjects(context: AppContext, userId: number, query: ListQuery, url: string) {
+export async function listProjects(context: AppContext, viewer: FileViewer, query: ListQuery, url: string) {
+  const userId = viewer.id;
   const { field, descending } = parseOrdering(query.ordering, PROJECT_ORDERING, 'name');
   const offset = (query.page - 1) * query.page_size;
   let rows: ProjectQueryRow[];
@@ -152,7 +153,7 @@ export async function listProjects(context: AppContext, userId: number, query: L
       .limit(query.page_size)
       .offset(offset);
   }
-  const results = await Promise.all(rows.map((row) => toResponse(context, row)));
+  const results = await Promise.all(rows.map((row) => toResponse(context, viewer, row)));
   return toPage(url, context.config.publicUrl, query, total, results);
 }
 
@@ -171,17 +172,24 @@ function projectDetail(db: Database) {
     .prepare('project_detail');
 }
 
-export async function getProject(context: AppContext, userId: number, projectUuid: string): Promise<ProjectResponse> {
-  const [row] = await preparedOnce(context.db, 'project detail', projectDetail).execute({ userId, projectUuid });
+export async function getProject(
+  context: AppContext,
+  viewer: FileViewer,
+  projectUuid: string,
+): Promise<ProjectResponse> {
+  const [row] = await preparedOnce(context.db, 'project detail', projectDetail).execute({
+    userId: viewer.id,
+    projectUuid,
+  });
   if (!row) throw new Error(`Project ${projectUuid} vanished after its access check`);
-  return toResponse(context, row);
+  return toResponse(context, viewer, row);
 }
 
 const nameTaken = (name: string) => fieldError('name', `You already have a project named "${name}".`);
 
 export async function createProject(
   context: AppContext,
-  userId: number,
+  viewer: FileViewer,
   input: { name: string; metadata: ProjectMetadata; plan?: (typeof projectPlans)[number] },
 ): Promise<ProjectResponse> {
   try {
@@ -190,16 +198,16 @@ export async function createProject(
         .insert(projects)
         .values({
           name: input.name,
-          ownerId: userId,
+          ownerId: viewer.id,
           metadata: input.metadata,
           plan: input.plan ?? 'pro',
           status: initialProjectStatus(context),
         })
         .returning({ projectUuid: projects.projectUuid });
-      await tx.insert(memberships).values({ projectUuid: project!.projectUuid, userId, role: 'owner' });
+      await tx.insert(memberships).values({ projectUuid: project!.projectUuid, userId: viewer.id, role: 'owner' });
       return project!.projectUuid;
     });
-    return getProject(context, userId, projectUuid);
+    return getProject(context, viewer, projectUuid);
   } catch (error) {
     if (isUniqueViolation(error)) throw nameTaken(input.name);
     throw error;
@@ -208,7 +216,7 @@ export async function createProject(
 
 export async function updateProject(
   context: AppContext,
-  userId: number,
+  viewer: FileViewer,
   project: ProjectRow,
   changes: { name?: string; metadata?: Partial<ProjectMetadata> },
 ): Promise<ProjectResponse> {
@@ -222,7 +230,7 @@ export async function updateProject(
     if (isUniqueViolation(error) && changes.name) throw nameTaken(changes.name);
     throw error;
   }
-  return getProject(context, userId, project.projectUuid);
+  return getProject(context, viewer, project.projectUuid);
 }
 
 /** Removes the project, its subjects, videos and every stored file; a paid subscription ends first. */
@@ -235,7 +243,7 @@ export async function deleteProject(context: AppContext, projectUuid: string): P
 
 export async function replaceLogo(
   context: AppContext,
-  userId: number,
+  viewer: FileViewer,
   project: ProjectRow,
   image: { data: Buffer; name: string },
 ): Promise<ProjectResponse> {
@@ -246,5 +254,5 @@ export async function replaceLogo(
     .set({ logoKey: key, updatedAt: new Date() })
     .where(eq(projects.projectUuid, project.projectUuid));
   if (project.logoKey) await context.storage.delete(project.logoKey);
-  return getProject(context, userId, project.projectUuid);
+  return getProject(context, viewer, project.projectUuid);
 }

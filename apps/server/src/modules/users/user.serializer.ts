@@ -34,7 +34,8 @@ export async function serializeUser(ctx: AppContext, row: UserRow): Promise<User
     last_name: row.lastName,
     display_name: name,
     get_display_name: name,
-    avatar_url: await fileUrl(ctx, row.avatarKey),
+    // Only ever the signed-in user's own profile: the URL is made for them.
+    avatar_url: await fileUrl(ctx, row, row.avatarKey),
     email_verified: row.emailVerified,
     date_joined: row.dateJoined.toISOString(),
   };

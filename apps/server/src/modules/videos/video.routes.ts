@@ -1,8 +1,7 @@
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { users } from '../../db/schema.js';
+import { tokenUser } from '../../lib/authenticate.js';
 import { unauthorized } from '../../lib/errors.js';
 import { errorSchema, noContent, projectErrorResponses } from '../../lib/openapi.js';
 import { listQuerySchema, pageSchema } from '../../lib/pagination.js';
@@ -47,7 +46,7 @@ export default async function videoRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { user, subject } = subjectScope(request);
-      return service.listVideos(ctx, subject, user.id, request.query, request.url);
+      return service.listVideos(ctx, subject, user, request.query, request.url);
     },
   );
 
@@ -68,7 +67,7 @@ export default async function videoRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { user, project } = projectScope(request);
-      return service.listVideos(ctx, project, user.id, request.query, request.url);
+      return service.listVideos(ctx, project, user, request.query, request.url);
     },
   );
 
@@ -110,7 +109,7 @@ export default async function videoRoutes(app: FastifyInstance) {
         name: fields.name,
         recordedAt: fields.recorded_at,
       });
-      return reply.status(201).send(await service.toVideoResponse(ctx, video, user.id));
+      return reply.status(201).send(await service.toVideoResponse(ctx, video, user));
     },
   );
 
@@ -147,7 +146,7 @@ export default async function videoRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { user, video } = videoScope(request);
-      return service.toVideoResponse(ctx, video, user.id);
+      return service.toVideoResponse(ctx, video, user);
     },
   );
 
@@ -171,7 +170,7 @@ export default async function videoRoutes(app: FastifyInstance) {
       },
       async (request) => {
         const { user, video } = videoScope(request);
-        return service.toVideoResponse(ctx, await service.updateVideo(ctx, video, request.body), user.id);
+        return service.toVideoResponse(ctx, await service.updateVideo(ctx, video, request.body), user);
       },
     );
   }
@@ -203,11 +202,8 @@ export default async function videoRoutes(app: FastifyInstance) {
     if (!claims || claims.res !== video_uuid) {
       throw unauthorized('The stream link is invalid or has expired; reload the video to get a new one.');
     }
-    const [user] = await ctx.db
-      .select()
-      .from(users)
-      .where(eq(users.id, Number(claims.sub)))
-      .limit(1);
+    // The user must still exist and not have changed their password since the link was made.
+    const user = await tokenUser(ctx.db, claims);
     if (!user) throw unauthorized('The stream link is invalid or has expired; reload the video to get a new one.');
     request.user = user;
   }

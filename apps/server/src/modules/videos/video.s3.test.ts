@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, type TestUser } from '../../../test/factories.js';
+import { addMember, createUser, type TestUser } from '../../../test/factories.js';
 import {
   createProjectWithSubject,
   type ProjectWithSubject,
@@ -49,11 +49,14 @@ describe('videos on S3 storage', () => {
     const copy = await t.ctx.storage.stat(`${prefix}playback.mp4`);
     expect(copy?.size).toBeGreaterThan(1000);
 
-    // Thumbnails come straight from the bucket through a presigned URL.
-    expect(ready.thumbnail_url).toContain('X-Amz-Signature=');
-    const thumbnail = await fetch(ready.thumbnail_url);
-    expect(thumbnail.status).toBe(200);
-    expect(Buffer.from(await thumbnail.arrayBuffer()).subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+    // Thumbnails are served by the app, which checks membership on every request and streams from the bucket:
+    // no presigned bucket URL is ever handed out.
+    expect(ready.thumbnail_url).toMatch(new RegExp(`^${t.ctx.config.publicUrl}/api/files/`));
+    expect(ready.thumbnail_url).not.toContain('X-Amz-');
+    const thumbnail = await t.app.inject({ method: 'GET', url: new URL(ready.thumbnail_url).pathname });
+    expect(thumbnail.statusCode).toBe(200);
+    expect(thumbnail.headers.location).toBeUndefined();
+    expect(thumbnail.rawPayload.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
 
     const stream = new URL(ready.stream_url);
     const ranged = await t.app.inject({
@@ -76,6 +79,35 @@ describe('videos on S3 storage', () => {
     for (const name of ['original.avi', 'playback.mp4', 'thumbnail.jpg']) {
       expect(await t.ctx.storage.stat(prefix + name)).toBeNull();
     }
+  });
+
+  it("refuses a removed member's thumbnail URL at once; a member's still works", async () => {
+    const response = await uploadVideo(t.app, owner, project.videosUrl, fixtures.mjpegAvi);
+    expect(response.statusCode).toBe(201);
+    const videoUrl = `${project.videosUrl}${response.json().video_uuid}/`;
+    await waitForVideo(t.app, owner, videoUrl);
+    const viewer = await createUser(t.ctx);
+    const leaver = await createUser(t.ctx);
+    await addMember(t.ctx, project.projectUuid, viewer.id, 'viewer');
+    await addMember(t.ctx, project.projectUuid, leaver.id, 'member');
+    const thumbnailOf = async (user: TestUser) => {
+      const video = await t.app.inject({ method: 'GET', url: videoUrl, headers: user.headers });
+      return new URL(video.json().thumbnail_url as string).pathname;
+    };
+    const viewers = await thumbnailOf(viewer);
+    const leavers = await thumbnailOf(leaver);
+    for (const url of [viewers, leavers]) expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(200);
+
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/projects/${project.projectUuid}/members/${leaver.id}/`,
+      headers: owner.headers,
+    });
+    expect(removed.statusCode).toBe(204);
+    expect((await t.app.inject({ method: 'GET', url: leavers })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: viewers })).statusCode).toBe(200);
+
+    expect((await t.app.inject({ method: 'DELETE', url: videoUrl, headers: owner.headers })).statusCode).toBe(204);
   });
 
   it('rejects an unreadable file without writing to the bucket', async () => {

@@ -11,7 +11,7 @@ import { conflict, fieldError, HttpError, notFound } from '../../lib/errors.js';
 import { type ListQuery, likePattern, parseOrdering, toPage } from '../../lib/pagination.js';
 import { tusPartsDir, videoKeys, videoStoragePrefixes } from '../../lib/storage-keys.js';
 import { deleteRowsAndFiles } from '../files/file-deletion.js';
-import { fileUrl } from '../files/file-urls.js';
+import { type FileViewer, fileUrl } from '../files/file-urls.js';
 import { getSubjectOrThrow, type SubjectRow } from '../subjects/subject.lookup.js';
 import { processVideoJob } from './video.jobs.js';
 import type { VideoRow } from './video.lookup.js';
@@ -82,10 +82,10 @@ async function jobState(context: AppContext, video: VideoRow): Promise<VideoResp
 export async function toVideoResponse(
   context: AppContext,
   video: VideoRow,
-  userId: number,
+  viewer: FileViewer,
   options: { withJob: boolean } = { withJob: true },
 ): Promise<VideoResponse> {
-  const token = await context.tokens.signStream(userId, video.videoUuid);
+  const token = await context.tokens.signStream(viewer.id, video.videoUuid);
   const streamPath = `/api/projects/${video.projectUuid}/subjects/${video.subjectUuid}/videos/${video.videoUuid}/stream/`;
   return {
     video_uuid: video.videoUuid,
@@ -103,7 +103,7 @@ export async function toVideoResponse(
     container: video.container,
     status: video.status,
     error: video.error,
-    thumbnail_url: await fileUrl(context, video.thumbnailKey),
+    thumbnail_url: await fileUrl(context, viewer, video.thumbnailKey),
     stream_url: `${context.config.publicUrl}${streamPath}?token=${encodeURIComponent(token)}`,
     playback: video.playbackKey ? 'copy' : 'original',
     playback_copy: {
@@ -159,7 +159,7 @@ function videoPage(db: Database, by: 'subject' | 'project', field: VideoOrder, d
 export async function listVideos(
   context: AppContext,
   scope: { projectUuid: string; subjectUuid?: string; videoCount: number },
-  userId: number,
+  viewer: FileViewer,
   query: ListQuery,
   url: string,
 ) {
@@ -195,7 +195,7 @@ export async function listVideos(
   // One job-queue lookup per row would make every page an N+1; only unfinished videos need their job's state.
   const results = await Promise.all(
     rows.map((row) =>
-      toVideoResponse(context, row, userId, { withJob: row.status === 'processing' || row.status === 'uploading' }),
+      toVideoResponse(context, row, viewer, { withJob: row.status === 'processing' || row.status === 'uploading' }),
     ),
   );
   return toPage(url, context.config.publicUrl, query, total, results);

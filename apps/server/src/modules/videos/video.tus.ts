@@ -7,6 +7,7 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { videos } from '../../db/schema.js';
 import { requireProjectRole } from '../../lib/access.js';
+import { tokenUser } from '../../lib/authenticate.js';
 import { DISK_FULL_MESSAGE, fieldError, HttpError, isDiskFull, unauthorized } from '../../lib/errors.js';
 import { getSubjectOrThrow } from '../subjects/subject.lookup.js';
 import { uploadFieldsSchema } from './video.schemas.js';
@@ -47,8 +48,10 @@ export default async function tusRoutes(app: FastifyInstance) {
     const [scheme, token] = (req.headers.get('authorization') ?? '').split(' ');
     if (scheme?.toLowerCase() !== 'bearer' || !token) throw tusError(unauthorized());
     const claims = await ctx.tokens.verify(token, 'access');
-    if (!claims) throw tusError(unauthorized('Given token not valid for any token type'));
-    return Number(claims.sub);
+    // The user must still exist and not have changed their password since the token was issued.
+    const user = claims ? await tokenUser(ctx.db, claims) : null;
+    if (!user) throw tusError(unauthorized('Given token not valid for any token type'));
+    return user.id;
   }
 
   const tus = new Server({

@@ -1,0 +1,46 @@
+import type { Readable } from 'node:stream';
+import { and, eq } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { AppContext } from '../../context.js';
+import { memberships } from '../../db/schema.js';
+import { requireProjectRole } from '../../lib/access.js';
+import { tokenUser } from '../../lib/authenticate.js';
+import { notFound } from '../../lib/errors.js';
+import { storageKeyOwner } from '../../lib/storage-keys.js';
+import type { TokenClaims } from '../../lib/tokens.js';
+
+/** Whether two users share at least one project (either may see the other's avatar). */
+async function shareAProject(context: AppContext, userId: number, otherId: number): Promise<boolean> {
+  const theirs = alias(memberships, 'theirs');
+  const [row] = await context.db
+    .select({ projectUuid: memberships.projectUuid })
+    .from(memberships)
+    .innerJoin(theirs, and(eq(theirs.projectUuid, memberships.projectUuid), eq(theirs.userId, otherId)))
+    .where(eq(memberships.userId, userId))
+    .limit(1);
+  return row !== undefined;
+}
+
+/**
+ * The stored file a verified file token names, checked now — not when the URL was made: the token's user still
+ * exists and changed no password since it was issued, and may still read the key's project (a member of any role),
+ * or, for an avatar, is its owner or shares a project with them. Anything else is a 404 that tells nothing.
+ */
+export async function openFile(
+  context: AppContext,
+  claims: TokenClaims,
+): Promise<{ key: string; size: number; stream: Readable }> {
+  const key = claims.res;
+  const owner = key ? storageKeyOwner(key) : null;
+  if (!key || !owner) throw notFound();
+  const user = await tokenUser(context.db, claims);
+  if (!user) throw notFound();
+  if ('project' in owner) {
+    await requireProjectRole(context, user.id, owner.project, 'viewer', 'read');
+  } else if (owner.user !== user.id && !(await shareAProject(context, user.id, owner.user))) {
+    throw notFound();
+  }
+  const info = await context.storage.stat(key);
+  if (!info) throw notFound();
+  return { key, size: info.size, stream: await context.storage.read(key) };
+}
