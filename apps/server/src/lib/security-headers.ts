@@ -8,8 +8,8 @@ type Directives = Record<string, string[]>;
  * The Content-Security-Policy of the app (SPA, API, files, streams, exports). Scripts only from the app's own files
  * (the theme script is `/theme-init.js`, never inline). Styles allow `'unsafe-inline'` because Radix's scroll lock
  * (react-remove-scroll) and sonner's toaster insert `<style>` elements at run time; nothing else is inline.
- * Images may be `blob:` (logo and avatar previews) and `data:` (SVGs in the built CSS); `storeOrigin` is the S3
- * origin when files and downloads are presigned URLs of the store.
+ * Images may be `blob:` (logo and avatar previews before upload); `storeOrigin` is the S3 origin when files and
+ * downloads are presigned URLs of the store. Nothing of the app's is `data:`, so that stays out.
  */
 export function appDirectives(storeOrigin: string | null): Directives {
   const store = storeOrigin ? [storeOrigin] : [];
@@ -19,10 +19,10 @@ export function appDirectives(storeOrigin: string | null): Directives {
     'script-src': ["'self'"],
     'script-src-attr': ["'none'"],
     'style-src': ["'self'", "'unsafe-inline'"],
-    'img-src': ["'self'", 'blob:', 'data:', ...store],
+    'img-src': ["'self'", 'blob:', ...store],
     'media-src': ["'self'", ...store],
     'connect-src': ["'self'", ...store],
-    'font-src': ["'self'", 'data:'],
+    'font-src': ["'self'"],
     'object-src': ["'none'"],
     'worker-src': ["'self'"],
     'form-action': ["'self'"],
@@ -30,7 +30,7 @@ export function appDirectives(storeOrigin: string | null): Directives {
   };
 }
 
-/** The API docs (Swagger UI at /api/docs/): its own scripts and styles, its `data:` icons, the same framing rules. */
+/** The API docs (Swagger UI at /api/docs/): its own scripts and styles, its `data:` icons and logo, never framed. */
 export function docsDirectives(): Directives {
   return {
     ...appDirectives(null),
