@@ -1,6 +1,7 @@
 import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
+import { PRESIGN_ORIGIN_PROBE_KEY } from './storage-keys.js';
 
 type Directives = Record<string, string[]>;
 
@@ -46,8 +47,8 @@ export function cspHeader(directives: Directives): string {
 }
 
 /** The origin of the store's presigned URLs (S3), or null when the API serves every file itself. */
-async function storeOrigin(context: AppContext): Promise<string | null> {
-  const probe = await context.storage.presignedUrl('csp-origin-probe', 60);
+async function storeOrigin(context: Pick<AppContext, 'storage'>): Promise<string | null> {
+  const probe = await context.storage.presignedUrl(PRESIGN_ORIGIN_PROBE_KEY, 60);
   return probe ? new URL(probe).origin : null;
 }
 
@@ -58,7 +59,10 @@ async function storeOrigin(context: AppContext): Promise<string | null> {
  * `PUBLIC_URL` is https (a lab's plain-http server must stay reachable), and no `upgrade-insecure-requests` for the
  * same reason.
  */
-export async function registerSecurityHeaders(app: FastifyInstance, context: AppContext): Promise<void> {
+export async function registerSecurityHeaders(
+  app: FastifyInstance,
+  context: Pick<AppContext, 'config' | 'storage'>,
+): Promise<void> {
   const httpsOnly = context.config.publicUrl.startsWith('https:');
   const options: FastifyHelmetOptions = {
     contentSecurityPolicy: {
