@@ -70,7 +70,7 @@ describe('security headers on every kind of answer', () => {
       // No inline script anywhere; styles are inline only for the <style> elements Radix and sonner insert.
       expect(csp.get('script-src')).not.toContain("'unsafe-inline'");
       expect(csp.get('script-src-attr')).toEqual(["'none'"]);
-      expect(csp.get('img-src')).toEqual(["'self'", 'blob:']);
+      expect(csp.get('img-src')).toEqual(["'self'", 'blob:', 'data:']);
       expect(csp.get('media-src')).toEqual(["'self'"]);
       expect(csp.get('connect-src')).toEqual(["'self'"]);
     }

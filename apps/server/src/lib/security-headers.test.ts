@@ -25,7 +25,7 @@ describe('security headers', () => {
     );
     const csp = String(headers['content-security-policy']);
     const origin = 'https://lab-videos.s3.eu-central-1.amazonaws.com';
-    expect(csp).toContain(`img-src 'self' blob: ${origin}`);
+    expect(csp).toContain(`img-src 'self' blob: data: ${origin}`);
     expect(csp).toContain(`media-src 'self' ${origin}`);
     expect(csp).toContain(`connect-src 'self' ${origin}`);
     expect(csp).not.toContain('X-Amz-Signature');

@@ -9,8 +9,9 @@ type Directives = Record<string, string[]>;
  * The Content-Security-Policy of the app (SPA, API, files, streams, exports). Scripts only from the app's own files
  * (the theme script is `/theme-init.js`, never inline). Styles allow `'unsafe-inline'` because Radix's scroll lock
  * (react-remove-scroll) and sonner's toaster insert `<style>` elements at run time; nothing else is inline.
- * Images may be `blob:` (logo and avatar previews before upload); `storeOrigin` is the S3 origin when files and
- * downloads are presigned URLs of the store. Nothing of the app's is `data:`, so that stays out.
+ * Images may be `blob:` (logo and avatar previews before upload) and `data:` (the Movement Detector's preview frame,
+ * which the preview call answers as a `data:image/png` URL); `storeOrigin` is the S3 origin when files and downloads
+ * are presigned URLs of the store.
  */
 export function appDirectives(storeOrigin: string | null): Directives {
   const store = storeOrigin ? [storeOrigin] : [];
@@ -20,7 +21,7 @@ export function appDirectives(storeOrigin: string | null): Directives {
     'script-src': ["'self'"],
     'script-src-attr': ["'none'"],
     'style-src': ["'self'", "'unsafe-inline'"],
-    'img-src': ["'self'", 'blob:', ...store],
+    'img-src': ["'self'", 'blob:', 'data:', ...store],
     'media-src': ["'self'", ...store],
     'connect-src': ["'self'", ...store],
     'font-src': ["'self'"],
