@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type APIRequestContext, test as base, expect, type Page } from '@playwright/test';
+import { guardBrowserContexts } from './csp-guard';
 import { linkFromOutbox } from './outbox';
 
 export type TestUser = {
@@ -84,9 +85,13 @@ type Fixtures = {
   allowConsole: (pattern: RegExp) => void;
   consoleAllowlist: RegExp[];
   consoleGuard: undefined;
+  cspGuard: undefined;
 };
 
-/** Every test fails on a console error or warning, or an uncaught page error, unless allowed. */
+/**
+ * Every test fails on a console error or warning, or an uncaught page error, unless allowed; and on any
+ * Content-Security-Policy violation (or an app page served without the CSP) in any of its browser contexts, always.
+ */
 export const test = base.extend<Fixtures>({
   // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take a destructuring pattern.
   consoleAllowlist: async ({}, use) => {
@@ -109,6 +114,19 @@ export const test = base.extend<Fixtures>({
       page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
       await use(undefined);
       expect(problems, 'console errors or warnings').toEqual([]);
+    },
+    { auto: true },
+  ],
+  cspGuard: [
+    async ({ browser, context }, use) => {
+      const problems: string[] = [];
+      const guard = await guardBrowserContexts(browser, context, problems);
+      try {
+        await use(undefined);
+      } finally {
+        guard.restore();
+      }
+      expect(problems, 'Content-Security-Policy violations').toEqual([]);
     },
     { auto: true },
   ],

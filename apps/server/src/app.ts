@@ -24,6 +24,7 @@ import { DISK_FULL_MESSAGE, HttpError, isDiskFull } from './lib/errors.js';
 import { registerNullCharacterGuard } from './lib/null-characters.js';
 import { registerProjectScope } from './lib/project-scope.js';
 import { responseSerializerCompiler } from './lib/response-serializer.js';
+import { cspHeader, docsDirectives, registerSecurityHeaders } from './lib/security-headers.js';
 import { apiModules } from './modules/index.js';
 import { APP_VERSION } from './version.js';
 
@@ -141,6 +142,7 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
     return reply.status(500).send({ errors: 'Internal server error.' });
   });
 
+  await registerSecurityHeaders(app, context);
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
@@ -158,7 +160,7 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: cspHeader(docsDirectives()) });
   await app.register(fastifyMultipart, {
     limits: { fileSize: context.config.maxUploadBytes, files: 1, fields: 20, fieldSize: 64 * 1024 },
     throwFileSizeLimit: true,

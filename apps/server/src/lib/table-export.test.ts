@@ -70,7 +70,7 @@ function expectedCsvText(value: Cell): string {
   if (value === null) return '';
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
   if (typeof value === 'boolean') return String(value);
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /^[=+\-@\t\r＝＋－＠|]/.test(value) ? `'${value}` : value;
 }
 
 const csvText = async (table: Table) => (await collect(csvStream(table))).buffer.toString('utf8');
@@ -152,7 +152,14 @@ describe('formatCsvField', () => {
     ['\tindented', "'\tindented"],
     ['\rstart', `"'\rstart"`],
     ['=HYPERLINK("x","y")', `"'=HYPERLINK(""x"",""y"")"`],
+    ['＝SUM(A1:A9)', "'＝SUM(A1:A9)"],
+    ['＋1', "'＋1"],
+    ['－3', "'－3"],
+    ['＠cmd', "'＠cmd"],
+    ['|calc', "'|calc"],
+    ["cmd|' /C calc'!A0", "cmd|' /C calc'!A0"],
     ['a=b', 'a=b'],
+    ['a＝b', 'a＝b'],
     ["'quoted'", "'quoted'"],
     ['zone ä 😀', 'zone ä 😀'],
   ])('%j → %j', (value, expected) => {
@@ -289,6 +296,11 @@ describe('csvStream', () => {
       '+',
       '-',
       '@',
+      '＝',
+      '＋',
+      '－',
+      '＠',
+      '|',
       '\t',
       ' ',
       "'",

@@ -72,8 +72,17 @@ async function* consumeInBatches(
 // ---------------------------------------------------------------------------------------------------------------
 // CSV
 
-/** Text a spreadsheet would run as a formula (or DDE) when the CSV is opened; OWASP's list of trigger characters. */
-const FORMULA_TRIGGER = /^[=+\-@\t\r]/;
+/**
+ * Text a spreadsheet would run as a formula (or DDE) when the CSV is opened: OWASP's trigger characters
+ * (`= + - @`, tab, carriage return), their full-width forms (`＝ ＋ － ＠`, which some spreadsheets read as the ASCII
+ * ones) and `|` (DDE in older Excel and LibreOffice).
+ */
+const FORMULA_TRIGGER = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20|]/;
+
+/** `text` with an apostrophe in front when a spreadsheet would run it as a formula (CSV and TSV exports). */
+export function defuseFormula(text: string): string {
+  return FORMULA_TRIGGER.test(text) ? `'${text}` : text;
+}
 const NEEDS_QUOTES = /[",\r\n]/;
 
 /** One CSV field (RFC 4180). Only strings are defused against formula injection: numbers such as -3 stay numbers. */
@@ -81,7 +90,7 @@ export function formatCsvField(value: Cell): string {
   if (value == null) return '';
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
   if (typeof value === 'boolean') return value ? 'true' : 'false';
-  const text = FORMULA_TRIGGER.test(value) ? `'${value}` : value;
+  const text = defuseFormula(value);
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

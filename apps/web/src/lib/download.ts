@@ -11,3 +11,15 @@ export async function saveResponse(response: Response, fallback: string): Promis
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
+
+/** Hands `data` to the browser as a JSON file named `name` (e.g. edits kept in this browser). */
+export function saveJson(data: unknown, name: string): void {
+  const url = URL.createObjectURL(new Blob([`${JSON.stringify(data, null, 2)}\n`], { type: 'application/json' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PersistedQueue, type QueueItem, type SendResult } from './persisted-queue';
+import { LOCKED_MESSAGE } from './project-locked';
 
 type Change = { n: number };
 
@@ -45,11 +46,11 @@ describe('a persisted queue of changes to save', () => {
     expect(queue.status().state).toBe('saved');
     queue.push({ n: 1 });
     queue.push({ n: 2 });
-    expect(queue.status()).toEqual({ state: 'saving', pending: 2, error: null });
+    expect(queue.status()).toEqual({ state: 'saving', pending: 2, error: null, locked: false });
     await server.answer('done');
     await vi.waitFor(() => expect(server.calls.map((c) => c.payload.n)).toEqual([1, 2]));
     await server.answer('done');
-    await vi.waitFor(() => expect(queue.status()).toEqual({ state: 'saved', pending: 0, error: null }));
+    await vi.waitFor(() => expect(queue.status()).toEqual({ state: 'saved', pending: 0, error: null, locked: false }));
     expect(stored('q1')).toEqual([]);
   });
 
@@ -60,7 +61,9 @@ describe('a persisted queue of changes to save', () => {
     queue.subscribe(() => seen.push(queue.status().state));
     queue.push({ n: 7 });
     await server.answer(new Error('Failed to fetch'));
-    await vi.waitFor(() => expect(queue.status()).toEqual({ state: 'unsaved', pending: 1, error: 'Failed to fetch' }));
+    await vi.waitFor(() =>
+      expect(queue.status()).toEqual({ state: 'unsaved', pending: 1, error: 'Failed to fetch', locked: false }),
+    );
     expect(stored('q2')[0]!.items).toMatchObject([{ payload: { n: 7 }, attempts: 1 }]);
     await server.answer('retry');
     await server.answer('done');
@@ -79,6 +82,33 @@ describe('a persisted queue of changes to save', () => {
     await server.answer('drop');
     await server.answer('done');
     await vi.waitFor(() => expect(queue.status().state).toBe('saved'));
+    expect(server.calls.map((c) => c.payload.n)).toEqual([1, 1, 2]);
+  });
+
+  it("keeps an item refused because the project is locked ('locked'), says so, and sends it on focus once renewed", async () => {
+    const server = scriptedSend();
+    const queue = new PersistedQueue<Change>({
+      storageKey: 'q-locked',
+      send: server.send,
+      retryDelays: [50],
+      lockedRetryDelays: [60_000],
+    });
+    queues.push(queue);
+    queue.push({ n: 1 });
+    queue.push({ n: 2 });
+    await server.answer('locked');
+    await vi.waitFor(() =>
+      expect(queue.status()).toEqual({ state: 'unsaved', pending: 2, error: LOCKED_MESSAGE, locked: true }),
+    );
+    // Nothing is dropped, and nothing after it is sent past it: both stay stored for a reload or a download.
+    expect(stored('q-locked')[0]!.items.map((item) => item.payload.n)).toEqual([1, 2]);
+    expect(queue.pending().map((item) => item.payload.n)).toEqual([1, 2]);
+    expect(server.calls).toHaveLength(1);
+    // Back on the page (the project was renewed in another tab): tried at once, not after the long wait.
+    window.dispatchEvent(new Event('focus'));
+    await server.answer('done');
+    await server.answer('done');
+    await vi.waitFor(() => expect(queue.status()).toEqual({ state: 'saved', pending: 0, error: null, locked: false }));
     expect(server.calls.map((c) => c.payload.n)).toEqual([1, 1, 2]);
   });
 

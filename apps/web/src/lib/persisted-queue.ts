@@ -7,13 +7,18 @@
  * - 'again': send it again at once (e.g. after a 409 the caller re-based it on the current version);
  * - 'retry': not saved (offline, server error) — kept, retried later with growing delays and when the browser is back
  *   online; the status says "not saved yet";
- * - 'drop': refused for good (the caller told the user why) — removed.
+ * - 'drop': refused for good (the caller told the user why) — removed;
+ * - 'locked': refused because the project is locked — kept (with everything after it), the status says so, and it is
+ *   tried again slowly (LOCKED_RETRY_DELAYS_MS), when the page gets the focus back and on "Retry now", so the edits
+ *   reach the server once the project is renewed (and can be downloaded meanwhile).
  *
  * Each tab keeps its own entry (`<key>:<tab id>`) with a heartbeat, so two tabs on the same video never send each
  * other's items twice; entries whose tab has closed (or stopped beating) are adopted by the next queue on that key.
  */
 
-export type SendResult = 'done' | 'again' | 'retry' | 'drop';
+import { LOCKED_MESSAGE, LOCKED_RETRY_DELAYS_MS } from './project-locked';
+
+export type SendResult = 'done' | 'again' | 'retry' | 'drop' | 'locked';
 export type QueueState = 'saved' | 'saving' | 'unsaved';
 
 export interface QueueItem<T> {
@@ -28,6 +33,8 @@ export interface QueueStatus {
   pending: number;
   /** Why the last attempt failed, while the queue is not saved. */
   error: string | null;
+  /** The items wait because the project is locked (the server refused them for that reason only). */
+  locked: boolean;
 }
 
 export interface PersistedQueueOptions<T> {
@@ -36,6 +43,8 @@ export interface PersistedQueueOptions<T> {
   send: (item: QueueItem<T>) => Promise<SendResult>;
   /** Delays before retries, in ms; the last repeats. */
   retryDelays?: number[];
+  /** Delays before retries while the project is locked, in ms; the last repeats. */
+  lockedRetryDelays?: number[];
   /** An entry whose heartbeat is older than this is another tab's that has gone. */
   staleAfterMs?: number;
   storage?: Storage;
@@ -63,6 +72,9 @@ export class PersistedQueue<T> {
   private readonly key: string;
   private readonly storage: Storage | null;
   private readonly delays: number[];
+  private readonly lockedDelays: number[];
+  /** The head item was refused because the project is locked; tries since. */
+  private lockedTries = 0;
   private readonly staleAfter: number;
   private sending = false;
   private failing: string | null = null;
@@ -70,13 +82,14 @@ export class PersistedQueue<T> {
   private heartbeat: ReturnType<typeof setInterval> | null = null;
   private readonly listeners = new Set<() => void>();
   private disposed = false;
-  private snapshot: QueueStatus = { state: 'saved', pending: 0, error: null };
+  private snapshot: QueueStatus = { state: 'saved', pending: 0, error: null, locked: false };
   /** This tab's entry is in storage (so its disappearance means another tab adopted it). */
   private stored = false;
 
   constructor(private readonly options: PersistedQueueOptions<T>) {
     this.key = `${options.storageKey}:${newId()}`;
     this.delays = options.retryDelays ?? [1000, 2000, 5000, 10_000, 30_000];
+    this.lockedDelays = options.lockedRetryDelays ?? LOCKED_RETRY_DELAYS_MS;
     this.staleAfter = options.staleAfterMs ?? STALE_AFTER_MS;
     this.storage = options.storage ?? (typeof window === 'undefined' ? null : safeLocalStorage());
     if (options.adopt !== false) this.adoptOrphans();
@@ -86,6 +99,7 @@ export class PersistedQueue<T> {
     }, HEARTBEAT_MS);
     if (typeof window !== 'undefined') {
       window.addEventListener('online', this.onOnline);
+      window.addEventListener('focus', this.onFocus);
       window.addEventListener('pagehide', this.onPageHide);
     }
     this.refreshStatus();
@@ -131,6 +145,7 @@ export class PersistedQueue<T> {
     if (this.heartbeat) clearInterval(this.heartbeat);
     if (typeof window !== 'undefined') {
       window.removeEventListener('online', this.onOnline);
+      window.removeEventListener('focus', this.onFocus);
       window.removeEventListener('pagehide', this.onPageHide);
     }
     this.checkAdopted();
@@ -139,6 +154,10 @@ export class PersistedQueue<T> {
   }
 
   private readonly onOnline = () => this.retryNow();
+  /** Back on the page (perhaps after renewing the project in another tab): waiting items are tried at once. */
+  private readonly onFocus = () => {
+    if (this.timer) this.retryNow();
+  };
   private readonly onPageHide = () => this.persist(0);
 
   private kick(): void {
@@ -162,9 +181,18 @@ export class PersistedQueue<T> {
     }
     this.sending = false;
     if (this.disposed) return;
+    if (result !== 'locked') this.lockedTries = 0;
     if (result === 'done' || result === 'drop') {
       this.items = this.items.filter((queued) => queued.id !== item.id);
       this.failing = null;
+    } else if (result === 'locked') {
+      this.failing = LOCKED_MESSAGE;
+      this.lockedTries++;
+      const delay = this.lockedDelays[Math.min(this.lockedTries - 1, this.lockedDelays.length - 1)] ?? 60_000;
+      this.timer = setTimeout(() => {
+        this.timer = null;
+        this.kick();
+      }, delay);
     } else if (result === 'retry') {
       item.attempts++;
       this.failing = error ?? 'The server could not be reached.';
@@ -181,9 +209,21 @@ export class PersistedQueue<T> {
 
   private refreshStatus(): void {
     const state: QueueState = this.items.length === 0 ? 'saved' : this.failing !== null ? 'unsaved' : 'saving';
-    const next = { state, pending: this.items.length, error: state === 'unsaved' ? this.failing : null };
+    const next = {
+      state,
+      pending: this.items.length,
+      error: state === 'unsaved' ? this.failing : null,
+      locked: state === 'unsaved' && this.lockedTries > 0,
+    };
     const previous = this.snapshot;
-    if (previous.state === next.state && previous.pending === next.pending && previous.error === next.error) return;
+    if (
+      previous.state === next.state &&
+      previous.pending === next.pending &&
+      previous.error === next.error &&
+      previous.locked === next.locked
+    ) {
+      return;
+    }
     this.snapshot = next;
     for (const listener of this.listeners) listener();
   }
@@ -219,6 +259,7 @@ export class PersistedQueue<T> {
     this.items = [];
     this.stored = false;
     this.failing = null;
+    this.lockedTries = 0;
     this.refreshStatus();
   }
 

@@ -7,6 +7,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { annotationConfigs, type subjects } from '../../db/schema.js';
 import { badRequest, payloadTooLarge, unsupportedMediaType } from '../../lib/errors.js';
+import { defuseFormula } from '../../lib/table-export.js';
 import { formatTimeRangeCsv, parseTimeRangeCsv, TIME_RANGE_MESSAGES } from '../../lib/time-ranges.js';
 import { formatTime } from '../analysis/engine/series-csv.js';
 import type { VideoRow } from '../videos/video.lookup.js';
@@ -89,11 +90,11 @@ export const BORIS_COLUMNS = [
 ] as const;
 
 /** A TSV cell: no tab or line break inside; text a spreadsheet would run as a formula is defused. */
-function tsvCell(value: string | number | null): string {
+export function tsvCell(value: string | number | null): string {
   if (value === null) return '';
   if (typeof value === 'number') return Number.isFinite(value) ? formatTime(value) : '';
-  const flat = value.replace(/[\t\r\n]+/g, ' ');
-  return /^[=+\-@]/.test(flat) ? `'${flat}` : flat;
+  // Defused before tabs and line breaks become spaces, so a cell that started with one keeps its apostrophe too.
+  return defuseFormula(value).replace(/[\t\r\n]+/g, ' ');
 }
 
 /** "2026-11-23 14:05:00" (UTC), as BORIS writes observation dates. */

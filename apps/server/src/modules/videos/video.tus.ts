@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -54,11 +55,17 @@ export default async function tusRoutes(app: FastifyInstance) {
     return user.id;
   }
 
+  // The origin of the `Location` of a new upload: PUBLIC_URL, or — only when TRUST_PROXY trusts the proxy the
+  // request came through — the origin Fastify derives from its X-Forwarded-* headers. tus's own reading of
+  // X-Forwarded-Host/Host is never used, so a hostile header cannot point the client's bytes elsewhere.
+  const locationOrigin = new AsyncLocalStorage<string>();
   const tus = new Server({
     path: '/api/uploads',
     datastore,
     maxSize: ctx.config.maxUploadBytes,
-    respectForwardedHeaders: true,
+    respectForwardedHeaders: false,
+    generateUrl: (_req, { path: uploadsPath, id }) =>
+      `${locationOrigin.getStore() ?? ctx.config.publicUrl}${uploadsPath}/${id}`,
     namingFunction: () => randomUUID(),
     async onIncomingRequest(req, uploadId) {
       const userId = await userIdOf(req);
@@ -191,7 +198,8 @@ export default async function tusRoutes(app: FastifyInstance) {
   app.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) => done(null));
   const handle = async (request: FastifyRequest, reply: FastifyReply) => {
     reply.hijack();
-    await tus.handle(request.raw, reply.raw);
+    const origin = ctx.config.trustProxy ? `${request.protocol}://${request.host}` : ctx.config.publicUrl;
+    await locationOrigin.run(origin, () => tus.handle(request.raw, reply.raw));
   };
   app.all('/uploads/', { schema: { hide: true } }, handle);
   app.all('/uploads/*', { schema: { hide: true } }, handle);

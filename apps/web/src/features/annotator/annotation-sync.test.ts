@@ -1,15 +1,22 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/lib/api-client';
+import { LOCKED_MESSAGE } from '@/lib/project-locked';
 import { AnnotationSync, type SyncEvent, type SyncTransport } from './annotation-sync';
 import { applyChange, type Range, type RangeChange } from './bouts';
 
 /** A server with the API's rules for one track: PATCH on a stale version is 409 with the current list. */
 function fakeServer(initial: Range[] = []) {
-  const state = { ranges: initial, version: 0, offline: false };
+  const state = {
+    ranges: initial,
+    version: 0,
+    offline: false,
+    refuse: null as { status: number; errors: string } | null,
+  };
   const transport: SyncTransport = {
     ranges: async () => ({ ranges: state.ranges, version: state.version }),
     patch: async (_track, version, change: RangeChange) => {
       if (state.offline) throw new TypeError('Failed to fetch');
+      if (state.refuse) throw new ApiError(state.refuse.status, { errors: state.refuse.errors }, 'PATCH', '/api/…/t/');
       if (version !== state.version) {
         throw new ApiError(
           409,
@@ -108,6 +115,51 @@ describe('saving annotation edits', () => {
       [0, 1],
       [3, 4],
     ]);
+  });
+});
+
+describe('a locked project', () => {
+  it('keeps edits refused because the project is locked, says so, and saves them once it is renewed', async () => {
+    const server = fakeServer();
+    server.state.refuse = { status: 403, errors: LOCKED_MESSAGE };
+    const sync = open('locked', server.transport);
+    const events: SyncEvent[] = [];
+    sync.subscribe((event) => events.push(event));
+    sync.setConfirmed('t', [], 0);
+    sync.save({ track: 't', trackName: 'Grooming', change: { remove: [], add: [[1, 2]] } });
+    sync.save({ track: 't', trackName: 'Grooming', change: { remove: [], add: [[3, 4]] } });
+    await vi.waitFor(() => expect(sync.status()).toMatchObject({ state: 'unsaved', locked: true, pending: 2 }));
+    expect(sync.status().error).toBe(LOCKED_MESSAGE);
+    // Nothing refused, nothing undone on screen: both edits wait, and are what a download would hold.
+    expect(events).toEqual([]);
+    expect(sync.pendingEdits()).toEqual([
+      { track: 't', trackName: 'Grooming', change: { remove: [], add: [[1, 2]] } },
+      { track: 't', trackName: 'Grooming', change: { remove: [], add: [[3, 4]] } },
+    ]);
+    server.state.refuse = null;
+    sync.queue.retryNow();
+    await vi.waitFor(() => expect(sync.status()).toMatchObject({ state: 'saved', locked: false }));
+    expect(server.state.ranges).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
+  });
+
+  it('still drops, as before, an edit refused for another reason (403 role, 400)', async () => {
+    for (const refuse of [
+      { status: 403, errors: 'You do not have permission to perform this action.' },
+      { status: 400, errors: 'Ranges must not overlap.' },
+    ]) {
+      const server = fakeServer();
+      server.state.refuse = refuse;
+      const sync = open(`refused-${refuse.status}`, server.transport);
+      const events: SyncEvent[] = [];
+      sync.subscribe((event) => events.push(event));
+      sync.setConfirmed('t', [], 0);
+      sync.save({ track: 't', trackName: 'Grooming', change: { remove: [], add: [[1, 2]] } });
+      await vi.waitFor(() => expect(sync.status()).toMatchObject({ state: 'saved', pending: 0, locked: false }));
+      expect(events.at(-1)).toEqual({ type: 'refused', message: `"Grooming" was not changed: ${refuse.errors}` });
+    }
   });
 });
 

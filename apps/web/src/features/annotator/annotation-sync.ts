@@ -9,6 +9,7 @@
  */
 import { ApiError } from '@/lib/api-client';
 import { PersistedQueue, type QueueItem, type QueueStatus, type SendResult } from '@/lib/persisted-queue';
+import { isProjectLocked } from '@/lib/project-locked';
 import { type AnnotationVideoRef, annotationsApi, type RangesConflict } from './api';
 import { applyChange, diffRanges, isEmptyChange, type Range, type RangeChange } from './bouts';
 
@@ -93,6 +94,11 @@ export class AnnotationSync {
     return shown;
   }
 
+  /** Every edit not yet on the server, oldest first (what "Download unsaved edits" writes). */
+  pendingEdits(): SaveItem[] {
+    return this.queue.pending().map((item) => item.payload);
+  }
+
   save(item: SaveItem): void {
     this.queue.push(item);
   }
@@ -141,6 +147,9 @@ export class AnnotationSync {
         });
         return 'again';
       }
+      // A locked project refuses every change until it is renewed: the edit waits in this browser (the status says
+      // why), is tried again later, and can be downloaded meanwhile; nothing is undone on screen.
+      if (isProjectLocked(error)) return 'locked';
       if (error.status === 404) {
         this.emit({ type: 'gone', track, trackName });
         return 'drop';

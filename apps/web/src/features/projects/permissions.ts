@@ -1,3 +1,4 @@
+import { LOCKED_MESSAGE } from '@/lib/project-locked';
 import type { Project } from './api';
 
 type ProjectFacts = Pick<Project, 'role' | 'status' | 'plan'>;
@@ -26,7 +27,7 @@ export interface ProjectPermissions {
 
 const rank = { viewer: 0, member: 1, admin: 2, owner: 3 } as const;
 
-export const LOCKED_MESSAGE = 'This project is locked: renew its subscription to make changes.';
+export { LOCKED_MESSAGE };
 
 /** The server's draft message, so the app says the same thing before anyone tries. */
 export function draftMessage(plan: Project['plan'], supportEmail: string): string {

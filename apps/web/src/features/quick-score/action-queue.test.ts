@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EventChange, EventsAnswer, UpdateEventsAnswer } from '@/features/analysis/api';
 import { ApiError } from '@/lib/api-client';
+import { LOCKED_MESSAGE, LOCKED_RETRY_DELAYS_MS } from '@/lib/project-locked';
 import { ActionQueue, type QueuedAction, type QueueNotice, type QueueStore } from './action-queue';
 import type { ReviewEvent, Reviewer } from './review-events';
 
@@ -34,6 +35,8 @@ class FakeServer {
   nextId = 1;
   down = 0;
   status: number | null = null;
+  /** The project is locked: every change is refused with 403 and the locked message until this is false. */
+  locked = false;
   calls: { version: number; changes: EventChange[] }[] = [];
 
   constructor(events: ReviewEvent[]) {
@@ -69,6 +72,7 @@ class FakeServer {
         this.down--;
         throw new TypeError('Failed to fetch');
       }
+      if (this.locked) throw new ApiError(403, { errors: LOCKED_MESSAGE }, 'POST', '/update-events/');
       if (this.status) {
         const status = this.status;
         this.status = null;
@@ -323,6 +327,36 @@ describe('ActionQueue', () => {
     ]);
     expect(queue.events.get(1)!.flagged).toBe(false);
     expect(queue.getSnapshot()).toMatchObject({ state: 'saved', pending: 0 });
+  });
+
+  it('keeps actions refused because the project is locked, shows them, says why, and saves them once renewed', async () => {
+    const server = new FakeServer([event(1, 1), event(2, 2)]);
+    const { queue, store, notices } = setup(server);
+    queue.start(server.answer());
+    server.locked = true;
+    queue.enqueue({ kind: 'flag', id: 1, at: 1 });
+    queue.enqueue({ kind: 'discard', id: 2, at: 2 });
+    await flush();
+    expect(queue.getSnapshot()).toMatchObject({ state: 'unsaved', pending: 2, locked: true, failure: LOCKED_MESSAGE });
+    expect(notices).toEqual([]);
+    expect(queue.events.get(1)!.flagged).toBe(true);
+    expect(queue.events.get(2)!.discarded).toBe(true);
+    expect(store.saved.map((item) => item.action.kind)).toEqual(['flag', 'discard']);
+    expect(queue.pendingActions().map((item) => item.action)).toEqual([
+      { kind: 'flag', id: 1, at: 1 },
+      { kind: 'discard', id: 2, at: 2 },
+    ]);
+    // Still locked at the next try: kept again, waiting longer.
+    await flush(LOCKED_RETRY_DELAYS_MS[0]);
+    expect(server.calls).toHaveLength(2);
+    expect(queue.getSnapshot()).toMatchObject({ state: 'unsaved', pending: 2, locked: true });
+    // Renewed: the next try saves both.
+    server.locked = false;
+    await flush(LOCKED_RETRY_DELAYS_MS[1]);
+    expect(queue.getSnapshot()).toMatchObject({ state: 'saved', pending: 0, locked: false, failure: null });
+    expect(server.events.get(1)!.flagged).toBe(true);
+    expect(server.events.get(2)!.discarded).toBe(true);
+    expect(store.saved).toEqual([]);
   });
 
   it('numbers an added event when the server does, and sends later actions on it with that id', async () => {

@@ -2,11 +2,14 @@
  * Every Quick Score action is kept in the browser's storage until the server has acknowledged it, sent one call at a
  * time with the version the page knows, and retried with backoff when the network or the server fails. When someone
  * else saved first (409) the queue reloads the events, keeps each waiting action that still makes sense on top of
- * theirs (and says so), and drops — with a sentence about what changed — those that do not.
+ * theirs (and says so), and drops — with a sentence about what changed — those that do not. What the server refuses
+ * because the project is locked is kept (not dropped): the queue says it waits for the project to be renewed, tries
+ * again slowly, and its actions can be downloaded meanwhile.
  */
 import type { EventChange, EventsAnswer, UpdateEventsAnswer } from '@/features/analysis/api';
 import { ApiError } from '@/lib/api-client';
 import { errorMessage } from '@/lib/errors';
+import { isProjectLocked, LOCKED_MESSAGE, LOCKED_RETRY_DELAYS_MS } from '@/lib/project-locked';
 import {
   applyAction,
   applyToList,
@@ -56,6 +59,8 @@ export interface QueueSnapshot {
   failure: string | null;
   /** When the next attempt runs (ms since the epoch), while one is scheduled. */
   retryAt: number | null;
+  /** The waiting actions were refused because the project is locked: they are kept until it is renewed. */
+  locked: boolean;
 }
 
 /** Waits between attempts after a failure: 1 s, 2 s, 4 s … at most 30 s. */
@@ -79,8 +84,16 @@ export class ActionQueue {
   private stopped = false;
   private needsReload = false;
   private attempt = 0;
+  private lockedAttempt = 0;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
-  private snapshot: QueueSnapshot = { revision: 0, state: 'saved', pending: 0, failure: null, retryAt: null };
+  private snapshot: QueueSnapshot = {
+    revision: 0,
+    state: 'saved',
+    pending: 0,
+    failure: null,
+    retryAt: null,
+    locked: false,
+  };
   private readonly listeners = new Set<() => void>();
   private lowestTempId = 0;
 
@@ -149,6 +162,11 @@ export class ActionQueue {
     void this.pump();
   }
 
+  /** The actions not acknowledged yet, oldest first (what "Download unsaved changes" writes). */
+  pendingActions(): readonly QueuedAction[] {
+    return this.items;
+  }
+
   /** Tries again now (the network came back, or the user asked). */
   retryNow() {
     if (this.retryTimer) clearTimeout(this.retryTimer);
@@ -166,7 +184,7 @@ export class ActionQueue {
   private async pump(): Promise<void> {
     if (this.inFlight || this.stopped || !this.started || this.retryTimer) return;
     if (!this.needsReload && this.items.length === 0) {
-      this.update({ state: 'saved', pending: 0, failure: null });
+      this.update({ state: 'saved', pending: 0, failure: null, locked: false });
       return;
     }
     this.inFlight = true;
@@ -175,7 +193,8 @@ export class ActionQueue {
       if (this.needsReload) await this.reload(false);
       else await this.sendHead();
       this.attempt = 0;
-      this.update({ failure: null });
+      this.lockedAttempt = 0;
+      this.update({ failure: null, locked: false });
     } catch (error) {
       this.scheduleRetry(error);
     } finally {
@@ -208,7 +227,8 @@ export class ActionQueue {
         await this.reload(true);
         return;
       }
-      if (isRetryable(error)) throw error;
+      // Locked: not wrong, only not now — kept and retried (scheduleRetry), never dropped.
+      if (isRetryable(error) || isProjectLocked(error)) throw error;
       this.refuse(batch, error);
       return;
     }
@@ -308,10 +328,13 @@ export class ActionQueue {
   }
 
   private scheduleRetry(error: unknown) {
-    const delay = RETRY_DELAYS_MS[Math.min(this.attempt, RETRY_DELAYS_MS.length - 1)]!;
-    this.attempt += 1;
+    const locked = isProjectLocked(error);
+    const delays = locked ? LOCKED_RETRY_DELAYS_MS : RETRY_DELAYS_MS;
+    const tries = locked ? this.lockedAttempt++ : this.attempt++;
+    if (!locked) this.lockedAttempt = 0;
+    const delay = delays[Math.min(tries, delays.length - 1)]!;
     const retryAt = Date.now() + delay;
-    this.update({ state: 'unsaved', failure: failureText(error), retryAt });
+    this.update({ state: 'unsaved', failure: failureText(error), retryAt, locked });
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
       this.update({ retryAt: null });
@@ -340,6 +363,7 @@ export class ActionQueue {
 }
 
 function failureText(error: unknown): string {
+  if (isProjectLocked(error)) return LOCKED_MESSAGE;
   if (error instanceof ApiError) {
     if (error.status === 401) return 'Your session has ended: sign in again to save.';
     return `The server answered ${error.status}.`;

@@ -11,6 +11,7 @@ import { Card, CardContent } from '@/components/ui/card';
 import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip';
 import type { Video } from '@/features/videos/api';
 import { playerFacts, playerSource } from '@/features/videos/player-source';
+import { saveJson } from '@/lib/download';
 import { type AnnotationVideoRef, annotationQueries, annotationsApi } from '../api';
 import type { Range } from '../bouts';
 import { useAnnotationEditor } from '../hooks/use-annotation-editor';
@@ -205,7 +206,17 @@ export function AnnotatorWorkspace({
       <Card className="gap-3 py-3">
         <CardContent className="grid grid-cols-1 gap-3">
           <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
-            <SaveStatus status={status} onRetry={() => sync?.queue.retryNow()} />
+            <SaveStatus
+              status={status}
+              onRetry={() => sync?.queue.retryNow()}
+              onDownload={() =>
+                sync &&
+                saveJson(
+                  { video_uuid: videoRef.videoUuid, kind: 'annotation-edits', edits: sync.pendingEdits() },
+                  `unsaved-annotations-${videoRef.videoUuid}.json`,
+                )
+              }
+            />
             <SelectedBout selection={editor.state.selected} trackName={selectedTrack?.name} fps={frames.fps} />
             <div className="ml-auto flex items-center gap-1">
               {readOnly ? null : (

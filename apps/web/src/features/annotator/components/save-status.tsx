@@ -1,15 +1,26 @@
-import { CircleAlert, CircleCheck, Loader2 } from 'lucide-react';
+import { CircleAlert, CircleCheck, Download, Loader2, Lock } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import type { QueueStatus } from '@/lib/persisted-queue';
 import { cn } from '@/lib/utils';
 
 const LABELS = { saved: 'Saved', saving: 'Saving…', unsaved: 'Not saved yet' } as const;
 
-/** Always in sight: whether every change is on the server, on its way, or waiting to be retried. */
-export function SaveStatus({ status, onRetry }: { status: QueueStatus; onRetry: () => void }) {
-  const { state, pending, error } = status;
+/**
+ * Always in sight: whether every change is on the server, on its way, or waiting to be retried — or waiting because
+ * the project is locked, with the edits kept in this browser until it is renewed and a way to download them.
+ */
+export function SaveStatus({
+  status,
+  onRetry,
+  onDownload,
+}: {
+  status: QueueStatus;
+  onRetry: () => void;
+  onDownload?: () => void;
+}) {
+  const { state, pending, error, locked } = status;
   return (
-    <div className="flex items-center gap-2 text-sm" data-testid="save-status" data-state={state}>
+    <div className="flex flex-wrap items-center gap-2 text-sm" data-testid="save-status" data-state={state}>
       <span
         role="status"
         aria-live="polite"
@@ -24,10 +35,12 @@ export function SaveStatus({ status, onRetry }: { status: QueueStatus; onRetry: 
           <CircleCheck className="size-4" aria-hidden="true" />
         ) : state === 'saving' ? (
           <Loader2 className="size-4 animate-spin" aria-hidden="true" />
+        ) : locked ? (
+          <Lock className="size-4" aria-hidden="true" />
         ) : (
           <CircleAlert className="size-4" aria-hidden="true" />
         )}
-        {LABELS[state]}
+        {locked ? 'Waiting: the project is locked' : LABELS[state]}
         {state === 'unsaved' ? (
           <span className="font-normal">
             {' '}
@@ -35,9 +48,20 @@ export function SaveStatus({ status, onRetry }: { status: QueueStatus; onRetry: 
           </span>
         ) : null}
       </span>
+      {locked ? (
+        <span className="w-full text-muted-foreground text-xs" data-testid="save-locked">
+          {error} Your changes are kept in this browser and saved once the project is renewed.
+        </span>
+      ) : null}
       {state === 'unsaved' ? (
         <Button variant="outline" size="sm" onClick={onRetry}>
           Retry now
+        </Button>
+      ) : null}
+      {locked && onDownload ? (
+        <Button variant="outline" size="sm" onClick={onDownload}>
+          <Download aria-hidden="true" />
+          Download unsaved changes
         </Button>
       ) : null}
     </div>

@@ -3,7 +3,7 @@ import type { QueueStatus } from '@/lib/persisted-queue';
 import { type AnnotationSync, acquireSync, httpTransport, releaseSync, syncStorageKey } from '../annotation-sync';
 import type { AnnotationVideoRef } from '../api';
 
-const SAVED: QueueStatus = { state: 'saved', pending: 0, error: null };
+const SAVED: QueueStatus = { state: 'saved', pending: 0, error: null, locked: false };
 const noSubscription = () => () => {};
 
 /**

@@ -1,18 +1,4 @@
-import {
-  ArrowLeft,
-  ArrowRight,
-  Check,
-  CloudOff,
-  Flag,
-  Keyboard,
-  Loader2,
-  Redo2,
-  SkipForward,
-  Tag,
-  Trash2,
-  Undo2,
-  X,
-} from 'lucide-react';
+import { ArrowLeft, ArrowRight, Flag, Keyboard, Redo2, SkipForward, Tag, Trash2, Undo2, X } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -27,6 +13,7 @@ import type { QueueNotice, QueueSnapshot } from '../action-queue';
 export type ShownNotice = QueueNotice & { id: number };
 
 import type { ReviewEvent } from '../review-events';
+import { ReviewSaveStatus } from './review-save-status';
 
 export interface PanelActions {
   previous: () => void;
@@ -39,6 +26,8 @@ export interface PanelActions {
   redo: () => void;
   keys: () => void;
   retry: () => void;
+  /** Saves the actions kept in this browser as a JSON file. */
+  download: () => void;
   dismissNotice: (id: number) => void;
 }
 
@@ -137,7 +126,7 @@ export function EventPanel({
         <Progress value={percent} aria-label="Events reviewed" />
       </section>
 
-      <SaveStatus save={save} onRetry={actions.retry} />
+      <ReviewSaveStatus save={save} onRetry={actions.retry} onDownload={actions.download} />
 
       {notices.length > 0 ? (
         <ul className="grid gap-2" aria-label="Messages" data-testid="review-notices">
@@ -213,46 +202,6 @@ function EventFacts({ event, fps }: { event: ReviewEvent; fps: number }) {
           {event.reviewed_by ? `by ${event.reviewed_by.display_name}` : 'not yet'}
         </dd>
       </dl>
-    </div>
-  );
-}
-
-function SaveStatus({ save, onRetry }: { save: QueueSnapshot; onRetry: () => void }) {
-  const text =
-    save.state === 'saved'
-      ? 'All changes saved'
-      : save.state === 'saving'
-        ? `Saving ${save.pending} change${save.pending === 1 ? '' : 's'}…`
-        : `Not saved yet (${save.pending})`;
-  return (
-    <div
-      role="status"
-      aria-live="polite"
-      data-testid="save-status"
-      data-state={save.state}
-      className={cn(
-        'flex flex-wrap items-center gap-2 rounded-lg border px-3 py-2 text-sm',
-        save.state === 'unsaved' && 'border-warning/60 bg-warning/10',
-      )}
-    >
-      {save.state === 'saved' ? (
-        <Check className="size-4 text-success" aria-hidden="true" />
-      ) : save.state === 'saving' ? (
-        <Loader2 className="size-4 animate-spin text-muted-foreground" aria-hidden="true" />
-      ) : (
-        <CloudOff className="size-4 text-amber-700 dark:text-warning" aria-hidden="true" />
-      )}
-      <span className="font-medium">{text}</span>
-      {save.state === 'unsaved' ? (
-        <>
-          <span className="w-full text-muted-foreground text-xs">
-            {save.failure} Kept in this browser and retried{save.retryAt ? ' automatically' : ''}.
-          </span>
-          <Button variant="outline" size="sm" onClick={onRetry}>
-            Retry now
-          </Button>
-        </>
-      ) : null}
     </div>
   );
 }

@@ -29,6 +29,7 @@ import { EventPanel } from './event-panel';
 import { EventTrace, type TraceDrop } from './event-trace';
 import { KeyMapDialog } from './key-map';
 import { type LabelChoice, LabelMenu } from './label-menu';
+import { downloadReviewActions } from './review-save-status';
 
 /** Seconds of series shown on each side of the clip. */
 const TRACE_MARGIN_S = 1;
@@ -384,6 +385,7 @@ export function ReviewWorkspace({
               redo: () => runCommand('redo'),
               keys: () => setHelpOpen(true),
               retry: () => queue?.retryNow(),
+              download: () => queue && downloadReviewActions(queue, run.analysis_uuid),
               dismissNotice,
             }}
           />

@@ -4,12 +4,12 @@ import { ActionQueue, type QueueNotice, type QueueSnapshot } from '../action-que
 import { openQueueStore, queueKeyPrefix } from '../queue-storage';
 import type { Reviewer } from '../review-events';
 
-const IDLE: QueueSnapshot = { revision: 0, state: 'saved', pending: 0, failure: null, retryAt: null };
+const IDLE: QueueSnapshot = { revision: 0, state: 'saved', pending: 0, failure: null, retryAt: null, locked: false };
 const noSubscription = () => () => {};
 
 /**
  * The run's action queue for this page: opened on this tab's storage (taking up what closed tabs left), started on
- * the server's events, retried at once when the browser comes back online, and guarding the tab against closing
+ * the server's events, retried at once when the browser comes back online or the page gets the focus back, and guarding the tab against closing
  * with unsaved actions.
  */
 export function useReviewQueue({
@@ -83,8 +83,16 @@ export function useReviewQueue({
   useEffect(() => {
     if (!queue) return;
     const online = () => queue.retryNow();
+    // Back on the page (perhaps after renewing a locked project in another tab): what waits is tried at once.
+    const focus = () => {
+      if (queue.getSnapshot().retryAt !== null) queue.retryNow();
+    };
     window.addEventListener('online', online);
-    return () => window.removeEventListener('online', online);
+    window.addEventListener('focus', focus);
+    return () => {
+      window.removeEventListener('online', online);
+      window.removeEventListener('focus', focus);
+    };
   }, [queue]);
 
   // Closing or reloading the tab with actions not yet on the server asks first (they stay in storage either way).
