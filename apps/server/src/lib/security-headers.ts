@@ -1,7 +1,6 @@
 import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
-import { PRESIGN_ORIGIN_PROBE_KEY } from './storage-keys.js';
 
 type Directives = Record<string, string[]>;
 
@@ -10,20 +9,19 @@ type Directives = Record<string, string[]>;
  * (the theme script is `/theme-init.js`, never inline). Styles allow `'unsafe-inline'` because Radix's scroll lock
  * (react-remove-scroll) and sonner's toaster insert `<style>` elements at run time; nothing else is inline.
  * Images may be `blob:` (logo and avatar previews before upload) and `data:` (the Movement Detector's preview frame,
- * which the preview call answers as a `data:image/png` URL); `storeOrigin` is the S3 origin when files and downloads
- * are presigned URLs of the store.
+ * which the preview call answers as a `data:image/png` URL). Files, streams and downloads always come from the app
+ * itself (on S3 too: the app reads the bucket after its checks and never hands out a bucket URL), so no other origin.
  */
-export function appDirectives(storeOrigin: string | null): Directives {
-  const store = storeOrigin ? [storeOrigin] : [];
+export function appDirectives(): Directives {
   return {
     'default-src': ["'self'"],
     'base-uri': ["'self'"],
     'script-src': ["'self'"],
     'script-src-attr': ["'none'"],
     'style-src': ["'self'", "'unsafe-inline'"],
-    'img-src': ["'self'", 'blob:', 'data:', ...store],
-    'media-src': ["'self'", ...store],
-    'connect-src': ["'self'", ...store],
+    'img-src': ["'self'", 'blob:', 'data:'],
+    'media-src': ["'self'"],
+    'connect-src': ["'self'"],
     'font-src': ["'self'"],
     'object-src': ["'none'"],
     'worker-src': ["'self'"],
@@ -35,7 +33,7 @@ export function appDirectives(storeOrigin: string | null): Directives {
 /** The API docs (Swagger UI at /api/docs/): its own scripts and styles, its `data:` icons and logo, never framed. */
 export function docsDirectives(): Directives {
   return {
-    ...appDirectives(null),
+    ...appDirectives(),
     'img-src': ["'self'", 'data:'],
     'media-src': ["'none'"],
   };
@@ -47,12 +45,6 @@ export function cspHeader(directives: Directives): string {
     .join('; ');
 }
 
-/** The origin of the store's presigned URLs (S3), or null when the API serves every file itself. */
-async function storeOrigin(context: Pick<AppContext, 'storage'>): Promise<string | null> {
-  const probe = await context.storage.presignedUrl(PRESIGN_ORIGIN_PROBE_KEY, 60);
-  return probe ? new URL(probe).origin : null;
-}
-
 /**
  * Security headers on every response (helmet, in `onRequest`, so replies that take over the socket — tus — and
  * error and not-found answers carry them too): the CSP above, `X-Content-Type-Options: nosniff`,
@@ -62,13 +54,13 @@ async function storeOrigin(context: Pick<AppContext, 'storage'>): Promise<string
  */
 export async function registerSecurityHeaders(
   app: FastifyInstance,
-  context: Pick<AppContext, 'config' | 'storage'>,
+  context: Pick<AppContext, 'config'>,
 ): Promise<void> {
   const httpsOnly = context.config.publicUrl.startsWith('https:');
   const options: FastifyHelmetOptions = {
     contentSecurityPolicy: {
       useDefaults: false,
-      directives: appDirectives(await storeOrigin(context)),
+      directives: appDirectives(),
     },
     referrerPolicy: { policy: 'no-referrer' },
     xFrameOptions: { action: 'deny' },

@@ -107,9 +107,3 @@ export const tusPartsDir = (dataDir: string) => path.join(localTempDir(dataDir),
 export const multipartUploadsDir = (dataDir: string) => path.join(localTempDir(dataDir), 'uploads');
 export const jobWorkDir = (dataDir: string, kind: 'job' | 'import' | 'analysis' | 'playback', id: string) =>
   path.join(localTempDir(dataDir), `${kind}-${id}`);
-
-/**
- * A key presigned (never stored) at start to learn the origin of the store's presigned URLs, which the app's
- * Content-Security-Policy must allow (lib/security-headers.ts).
- */
-export const PRESIGN_ORIGIN_PROBE_KEY = 'csp-origin-probe';

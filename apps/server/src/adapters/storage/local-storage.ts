@@ -85,8 +85,4 @@ export class LocalStorage implements Storage {
     if (!prefix.endsWith('/')) throw new Error(`A prefix to delete must end in "/": ${prefix}`);
     await rm(this.pathOf(prefix), { recursive: true, force: true });
   }
-
-  async presignedUrl(): Promise<string | null> {
-    return null;
-  }
 }

@@ -14,7 +14,6 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { ByteRange, Storage } from './storage.js';
 
 export interface S3StorageOptions {
@@ -147,12 +146,6 @@ export class S3Storage implements Storage {
       }
       continuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (continuationToken);
-  }
-
-  async presignedUrl(key: string, expiresInSeconds: number): Promise<string | null> {
-    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: key }), {
-      expiresIn: expiresInSeconds,
-    });
   }
 
   /** Closes the HTTP connections (tests, shutdown). */

@@ -29,6 +29,4 @@ export interface Storage {
   delete(key: string): Promise<void>;
   /** Removes every object whose key starts with `prefix` (which should end in `/`). */
   deletePrefix(prefix: string): Promise<void>;
-  /** A URL a browser can GET directly (S3 presigned), or null when files must be served by the API. */
-  presignedUrl(key: string, expiresInSeconds: number): Promise<string | null>;
 }
