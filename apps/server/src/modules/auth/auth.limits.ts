@@ -88,7 +88,10 @@ export class AuthLimits {
     );
   }
 
-  /** Counts a sign-up: per client address (its own limit, with its own message) and as an e-mail to the address. */
+  /**
+   * Counts a sign-up per client address (its own limit and message) and as an e-mail to the address (so nobody can
+   * flood one holder with "someone tried to sign up" e-mails).
+   */
   async registration(email: string, address: string): Promise<void> {
     const wait = await this.limiter.count({
       limit: 'register:address',
@@ -96,6 +99,6 @@ export class AuthLimits {
       max: this.options.registrationsPerAddress,
     });
     if (wait > 0) throw new HttpError(429, signUpWait(wait), { 'retry-after': String(wait) });
-    await this.mail(email, address);
+    await this.limiter.hit({ limit: 'mail:account', key: normalise(email), max: this.options.perAccount });
   }
 }
