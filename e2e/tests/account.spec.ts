@@ -27,6 +27,7 @@ test('signing up with an address that has an account looks like any sign-up; its
   page,
   request,
 }) => {
+  test.setTimeout(120_000);
   const holder = await createUser(request, 'Holder');
   const signUp = async (email: string) => {
     await page.goto('/auth/register');
