@@ -23,6 +23,34 @@ test('an unverified account cannot sign in and can ask for a new link', async ({
   await expect(page.getByText('We sent a new verification link.')).toBeVisible();
 });
 
+test('signing up with an address that has an account looks like any sign-up; its holder is told by e-mail', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const holder = await createUser(request, 'Holder');
+  const signUp = async (email: string) => {
+    await page.goto('/auth/register');
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByLabel('Confirm password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect(page).toHaveURL(/\/auth\/verification-sent$/);
+    await expect(page.getByRole('heading', { name: 'Check your inbox' })).toBeVisible();
+    await expect(page.getByText(email)).toBeVisible();
+    await expect(page.getByText('the e-mail tells you how to sign in instead')).toBeVisible();
+  };
+  await signUp(uniqueEmail('fresh'));
+  await signUp(holder.email);
+
+  // The holder's e-mail points to sign-in and to choosing a new password; the account is as it was.
+  const link = await linkFromOutbox(holder.email, '/auth/reset-password');
+  await page.goto(link);
+  await expect(page).toHaveURL(/\/auth\/reset-password$/);
+  const login = await request.post('/api/auth/login/', { data: { email: holder.email, password: PASSWORD } });
+  expect(login.status()).toBe(200);
+});
+
 test('a forgotten password is reset through the e-mailed link', async ({ page, request }) => {
   const user = await createUser(request, 'Forgetful');
   await page.goto('/auth/login');

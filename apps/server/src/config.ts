@@ -24,6 +24,8 @@ export interface AppConfig {
   webDistDir: string | undefined;
   /** Fastify's trustProxy: false (default), true, a hop count, or addresses/CIDRs of the proxies in front. */
   trustProxy: boolean | number | string;
+  /** Sign-ups allowed per client address per 15 minutes. */
+  registrationsPerAddress: number;
   /** Run job workers inside this process. */
   runWorkers: boolean;
   /** Accept HTTP requests (false for `npm run worker`). */
@@ -130,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     docsUrl: env.DOCS_URL || '/api/docs/',
     webDistDir: undefined,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    registrationsPerAddress: positiveInt('REGISTRATIONS_PER_ADDRESS', env.REGISTRATIONS_PER_ADDRESS, 30),
     runWorkers: true,
     runHttp: true,
     analysisWorkers: positiveInt('ANALYSIS_WORKERS', env.ANALYSIS_WORKERS, availableParallelism()),

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DISK_FULL_MESSAGE } from '../src/lib/errors.js';
-import { lastMailTo, linkIn } from '../src/modules/auth/outbox.test-support.js';
+import { linkIn, waitForMailTo } from '../src/modules/auth/outbox.test-support.js';
 import { videoMultipart } from './factories-videos.js';
 import { videoFixtures } from './fixtures/videos.js';
 
@@ -61,7 +61,8 @@ describe('a full disk during an upload', () => {
         PORT: String(port),
         HOST: '127.0.0.1',
         DATABASE_URL: '',
-        RUN_WORKERS: 'false',
+        // The job workers run in this process: the sign-up e-mail below is sent by one.
+        RUN_WORKERS: 'true',
         JWT_SECRET: `disk-full-${randomUUID()}`,
         PUBLIC_URL: base,
         LOG_LEVEL: process.env.DISK_FULL_LOG ?? 'fatal',
@@ -92,7 +93,9 @@ describe('a full disk during an upload', () => {
       });
     const email = `full-${randomUUID().slice(0, 8)}@lab.test`;
     expect((await post('/api/auth/register/', { email, password1: PASSWORD, password2: PASSWORD })).status).toBe(201);
-    const key = linkIn(lastMailTo(dataDir, email).text, `${base}/auth/confirm-verification/`).split('/').at(-1)!;
+    const key = linkIn((await waitForMailTo(dataDir, email)).text, `${base}/auth/confirm-verification/`)
+      .split('/')
+      .at(-1)!;
     expect((await post('/api/auth/register/verify-email/', { key })).status).toBe(200);
     const { access } = (await (await post('/api/auth/login/', { email, password: PASSWORD })).json()) as {
       access: string;

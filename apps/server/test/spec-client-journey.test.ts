@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lastMailTo, linkIn } from '../src/modules/auth/outbox.test-support.js';
+import { linkIn, waitForMailTo } from '../src/modules/auth/outbox.test-support.js';
 import { videoFixtures } from './fixtures/videos.js';
 import { createTestApp, type TestApp } from './test-app.js';
 
@@ -38,7 +38,10 @@ describe('a client written from the spec alone', () => {
     expect(early.status).toBe(400);
     expect(String(early.body.errors)).toMatch(/verif/i);
 
-    const link = linkIn(lastMailTo(t.dataDir, email).text, `${t.ctx.config.publicUrl}/auth/confirm-verification/`);
+    const link = linkIn(
+      (await waitForMailTo(t.dataDir, email)).text,
+      `${t.ctx.config.publicUrl}/auth/confirm-verification/`,
+    );
     const key = decodeURIComponent(link.split('/auth/confirm-verification/')[1]!);
     expect((await call('POST', '/auth/register/verify-email/', { body: { key } })).status).toBe(200);
 

@@ -125,7 +125,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Log in with e-mail and password; answers a JWT pair and the user */
+        /** Log in with e-mail and password; answers a JWT pair and the user. Failures slow the account down (429 with Retry-After), except from a browser that signed in to it before (the known_client cookie) */
         post: {
             parameters: {
                 query?: never;
@@ -248,7 +248,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create an account; a verification e-mail links to /auth/confirm-verification/{key} */
+        /** Sign up; 201 whether or not the address has an account. A new account gets a verification e-mail (link to /auth/confirm-verification/{key}); an existing one’s holder is told instead */
         post: {
             parameters: {
                 query?: never;

@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
-import { inArray, lte, sql } from 'drizzle-orm';
+import { eq, inArray, lte, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 import { rateLimits } from '../db/schema.js';
-import { tooManyRequests } from './errors.js';
+import { HttpError, tooManyRequests } from './errors.js';
 
 /** How often one process deletes expired counters (a cheap indexed delete). */
 const SWEEP_EVERY_MS = 60_000;
@@ -41,7 +41,13 @@ export class RateLimiter {
    * any of them is now over its limit. Attempts past the limit still count, so hammering does not end the wait early.
    */
   async hit(...checks: RateLimitCheck[]): Promise<void> {
-    if (checks.length === 0) return;
+    const retryAfter = await this.count(...checks);
+    if (retryAfter > 0) throw tooManyRequests(retryAfter);
+  }
+
+  /** Counts one attempt for each check, as `hit` does; answers the seconds to wait (0 when every check is within). */
+  async count(...checks: RateLimitCheck[]): Promise<number> {
+    if (checks.length === 0) return 0;
     await this.maybeSweep();
     const window = `${Math.max(1, Math.round(this.windowMs))} milliseconds`;
     const expired = sql`${rateLimits.expiresAt} <= now()`;
@@ -77,7 +83,7 @@ export class RateLimiter {
       const row = byKey.get(this.storedKey(check.limit, check.key));
       if (row && Number(row.count) > check.max) retryAfter = Math.max(retryAfter, Number(row.retryAfter), 1);
     }
-    if (retryAfter > 0) throw tooManyRequests(retryAfter);
+    return retryAfter;
   }
 
   /** Forgets the keys' counts (e.g. an account's after a successful log-in). */
@@ -99,5 +105,74 @@ export class RateLimiter {
 
   private async maybeSweep() {
     if (Date.now() - this.lastSweep >= SWEEP_EVERY_MS) await this.sweep();
+  }
+}
+
+export interface SlowDownOptions {
+  /** Failures allowed without any wait. */
+  freeFailures: number;
+  /** The wait after the first failure past the free ones; each further failure doubles it. */
+  firstDelayMs: number;
+  /** The longest wait. */
+  maxDelayMs: number;
+  /** A key's failures are forgotten this long after its last attempt. */
+  forgetMs: number;
+}
+
+/**
+ * A progressive slow-down kept in the same table (and under the same HMAC keys) as the fixed windows: a row counts a
+ * key's consecutive failures (`count`) and when the last attempt started (`window_start`); past `freeFailures`, the next
+ * attempt must wait `firstDelayMs · 2^(count − freeFailures)`, at most `maxDelayMs`. Never a hard block: whoever waits
+ * gets a try. The row expires (and the count starts again) `forgetMs` after the last attempt.
+ */
+export class SlowDown {
+  constructor(
+    private readonly limiter: RateLimiter,
+    private readonly db: Database,
+    private readonly options: SlowDownOptions,
+  ) {}
+
+  /** The wait a row's count calls for, as an SQL interval. */
+  private delay(count: SQL | typeof rateLimits.count) {
+    const { freeFailures, firstDelayMs, maxDelayMs } = this.options;
+    return sql`(CASE WHEN ${count} < ${freeFailures} THEN 0 ELSE least(${maxDelayMs}::float8, ${firstDelayMs}::float8 * power(2::float8, least(${count} - ${freeFailures}, 40)::float8)) END) * interval '1 millisecond'`;
+  }
+
+  /**
+   * Starts an attempt: counts it as a failure up front (a success calls `reset`), in one atomic statement so that
+   * concurrent attempts cannot share one turn. Throws 429 with `Retry-After` (and `message(seconds)`) while the key
+   * must still wait; a refused attempt changes nothing.
+   */
+  async claim(limit: string, key: string, message: (seconds: number) => string): Promise<void> {
+    const stored = this.limiter.storedKey(limit, key);
+    const forget = `${Math.max(1, Math.round(this.options.forgetMs))} milliseconds`;
+    const expired = sql`${rateLimits.expiresAt} <= now()`;
+    const claimed = await this.db
+      .insert(rateLimits)
+      .values({ key: stored, windowStart: sql`now()`, expiresAt: sql`now() + ${forget}::interval`, count: 1 })
+      .onConflictDoUpdate({
+        target: rateLimits.key,
+        set: {
+          windowStart: sql`now()`,
+          expiresAt: sql`excluded.expires_at`,
+          count: sql`CASE WHEN ${expired} THEN 1 ELSE ${rateLimits.count} + 1 END`,
+        },
+        setWhere: sql`${expired} OR ${rateLimits.windowStart} + ${this.delay(rateLimits.count)} <= now()`,
+      })
+      .returning({ key: rateLimits.key });
+    if (claimed.length > 0) return;
+    const [row] = await this.db
+      .select({
+        wait: sql<number>`ceil(extract(epoch FROM (${rateLimits.windowStart} + ${this.delay(rateLimits.count)} - now())))::int`,
+      })
+      .from(rateLimits)
+      .where(eq(rateLimits.key, stored));
+    const seconds = Math.max(1, Number(row?.wait ?? 1));
+    throw new HttpError(429, message(seconds), { 'retry-after': String(seconds) });
+  }
+
+  /** Forgets the key's failures (after a successful attempt). */
+  async reset(limit: string, key: string): Promise<void> {
+    await this.limiter.reset(limit, key);
   }
 }

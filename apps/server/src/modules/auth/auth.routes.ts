@@ -33,35 +33,43 @@ import {
   verifyAccessToken,
   verifyEmail,
 } from './auth.service.js';
+import { knownClientSetCookie, readKnownClient } from './known-client.js';
 
 export interface AuthRoutesOptions {
-  /** Rate limits of log-in and of the e-mails anyone can trigger (reset, resend). */
+  /** Rate limits of log-in, sign-up and the e-mails anyone can trigger (reset, resend); defaults from the config. */
   limits?: Partial<AuthLimitOptions>;
 }
 
 const tags = ['auth'];
+/** The same answer for a new address and one that has an account: the e-mail says which. */
+export const REGISTERED = 'Check your e-mail to finish signing up.';
 const open = { tags, security: [] };
 
 export default async function authRoutes(fastify: FastifyInstance, options: AuthRoutesOptions = {}) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { ctx } = app;
-  const limits = new AuthLimits(ctx.db, ctx.config.jwtSecret, options.limits);
+  const limits = new AuthLimits(ctx.db, ctx.config.jwtSecret, {
+    registrationsPerAddress: ctx.config.registrationsPerAddress,
+    ...options.limits,
+  });
 
   app.post(
     '/auth/login/',
     {
       schema: {
         ...open,
-        summary: 'Log in with e-mail and password; answers a JWT pair and the user',
+        summary:
+          'Log in with e-mail and password; answers a JWT pair and the user. Failures slow the account down ' +
+          '(429 with Retry-After), except from a browser that signed in to it before (the known_client cookie)',
         body: loginBodySchema,
         response: { 200: loginResponseSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { email, password } = request.body;
-      await limits.login.hit(email, request.ip);
-      const { user, tokens } = await login(ctx, email, password);
-      await limits.login.resetAccount(email);
+      const client = readKnownClient(request.headers.cookie);
+      const { user, tokens, knownClient } = await login(ctx, limits, { email, password, address: request.ip, client });
+      reply.header('set-cookie', knownClientSetCookie(knownClient, ctx.config.publicUrl));
       return { ...tokens, user: await serializeUser(ctx, user) };
     },
   );
@@ -103,14 +111,16 @@ export default async function authRoutes(fastify: FastifyInstance, options: Auth
     {
       schema: {
         ...open,
-        summary: 'Create an account; a verification e-mail links to /auth/confirm-verification/{key}',
+        summary:
+          'Sign up; 201 whether or not the address has an account. A new account gets a verification e-mail ' +
+          '(link to /auth/confirm-verification/{key}); an existing one’s holder is told instead',
         body: registerBodySchema,
         response: { 201: detailSchema },
       },
     },
     async (request, reply) => {
-      await register(ctx, request.body);
-      return reply.status(201).send({ detail: 'Verification e-mail sent.' });
+      await register(ctx, limits, request.body, request.ip);
+      return reply.status(201).send({ detail: REGISTERED });
     },
   );
 
@@ -125,8 +135,7 @@ export default async function authRoutes(fastify: FastifyInstance, options: Auth
       },
     },
     async (request) => {
-      await limits.mail.hit(request.body.email, request.ip);
-      await resendVerification(ctx, request.body.email);
+      await resendVerification(ctx, limits, request.body.email, request.ip);
       return { detail: 'If an unverified account uses this address, a new verification e-mail is on its way.' };
     },
   );
@@ -155,8 +164,7 @@ export default async function authRoutes(fastify: FastifyInstance, options: Auth
       },
     },
     async (request) => {
-      await limits.mail.hit(request.body.email, request.ip);
-      await requestPasswordReset(ctx, request.body.email);
+      await requestPasswordReset(ctx, limits, request.body.email, request.ip);
       return { detail: 'If an account uses this address, a password reset e-mail has been sent.' };
     },
   );

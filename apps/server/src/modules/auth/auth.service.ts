@@ -1,20 +1,24 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { and, eq, isNull, lt } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { isUniqueViolation } from '../../db/errors.js';
-import { emailTokens, refreshTokens, users } from '../../db/schema.js';
+import { refreshTokens, users } from '../../db/schema.js';
 import { isUuid, tokenStillValid } from '../../lib/access.js';
 import type { UserRow } from '../../lib/authenticate.js';
-import { badRequest, fieldError, HttpError, unauthorized } from '../../lib/errors.js';
+import { badRequest, unauthorized } from '../../lib/errors.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { REFRESH_TOKEN_SECONDS } from '../../lib/tokens.js';
-import { displayName } from '../users/user.serializer.js';
+import type { AuthLimits } from './auth.limits.js';
+import { authMailJob } from './auth.mail.js';
+import { findUserByEmail, findUserById } from './auth.users.js';
+import {
+  claimEmailToken,
+  decodeUid,
+  findUsableEmailToken,
+  retireEmailTokens,
+  type TokenMessages,
+} from './email-tokens.js';
+import { isKnownClientOf, type KnownClient, rememberClient } from './known-client.js';
 import { passwordProblems } from './password-rules.js';
-
-export const VERIFICATION_KEY_SECONDS = 3 * 24 * 60 * 60;
-export const RESET_TOKEN_SECONDS = 24 * 60 * 60;
-
-type EmailTokenKind = (typeof emailTokens.$inferSelect)['kind'];
 
 export interface TokenPair {
   access: string;
@@ -27,24 +31,12 @@ const NOT_VERIFIED =
   'This e-mail address is not verified yet. Open the link in the verification e-mail we sent you, ' +
   'or request a new verification e-mail.';
 
-const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
-
 /** A hash to verify against when the account does not exist, so both cases take the same time. */
 let dummyHash: Promise<string> | undefined;
 const timingDummy = () => {
   dummyHash ??= hashPassword(randomBytes(16).toString('hex'));
   return dummyHash;
 };
-
-export async function findUserByEmail(ctx: AppContext, email: string): Promise<UserRow | undefined> {
-  const [row] = await ctx.db.select().from(users).where(sql`lower(${users.email}) = lower(${email.trim()})`).limit(1);
-  return row;
-}
-
-async function findUserById(ctx: AppContext, id: number): Promise<UserRow | undefined> {
-  const [row] = await ctx.db.select().from(users).where(eq(users.id, id)).limit(1);
-  return row;
-}
 
 // ---- JWT pairs and refresh-token rotation ----
 
@@ -117,60 +109,40 @@ export async function verifyAccessToken(ctx: AppContext, token: string): Promise
 
 // ---- log-in ----
 
-export async function login(ctx: AppContext, email: string, password: string) {
-  const user = await findUserByEmail(ctx, email);
-  const passwordOk = await verifyPassword(user?.passwordHash ?? (await timingDummy()), password);
+export interface LoginInput {
+  email: string;
+  password: string;
+  /** The client address (as Fastify's trustProxy resolves it). */
+  address: string;
+  /** The known-client cookie the browser sent, if any. */
+  client: KnownClient | undefined;
+}
+
+/**
+ * Checks the password under the limits: every attempt counts against the client address; an attempt from a client
+ * that has signed in to this account before skips the account's slow-down (within its own allowance), any other waits
+ * its turn (429 with Retry-After). Answers the new known-client cookie value with the tokens.
+ */
+export async function login(ctx: AppContext, limits: AuthLimits, input: LoginInput) {
+  await limits.loginFromAddress(input.address);
+  const user = await findUserByEmail(ctx, input.email);
+  const secret = ctx.config.jwtSecret;
+  const known =
+    !!user &&
+    !!input.client &&
+    isKnownClientOf(secret, input.client, user) &&
+    (await limits.knownClientAttempt(input.client.id, input.email));
+  if (!known) await limits.claimAccountAttempt(input.email);
+  const passwordOk = await verifyPassword(user?.passwordHash ?? (await timingDummy()), input.password);
   if (!user || !passwordOk) throw badRequest(INVALID_CREDENTIALS);
   // Only after the password matched, so that this message does not reveal which addresses have accounts.
   if (!user.emailVerified) throw badRequest(NOT_VERIFIED);
-  return { user, tokens: await issueTokenPair(ctx, user.id) };
-}
-
-// ---- single-use e-mail secrets (verification keys, reset tokens) ----
-
-async function createEmailToken(ctx: AppContext, userId: number, kind: EmailTokenKind, seconds: number) {
-  const secret = randomBytes(32).toString('base64url');
-  await ctx.db
-    .insert(emailTokens)
-    .values({ tokenHash: sha256(secret), kind, userId, expiresAt: new Date(Date.now() + seconds * 1000) });
-  return secret;
-}
-
-interface TokenMessages {
-  invalid: string;
-  used: string;
-  expired: string;
-}
-
-/** Checks a secret without using it up; throws 400 with a message saying what is wrong with it. */
-async function findUsableEmailToken(ctx: AppContext, secret: string, kind: EmailTokenKind, messages: TokenMessages) {
-  const [row] = await ctx.db
-    .select()
-    .from(emailTokens)
-    .where(and(eq(emailTokens.tokenHash, sha256(secret)), eq(emailTokens.kind, kind)))
-    .limit(1);
-  if (!row) throw badRequest(messages.invalid);
-  if (row.usedAt) throw badRequest(messages.used);
-  if (row.expiresAt.getTime() <= Date.now()) throw badRequest(messages.expired);
-  return row;
-}
-
-/** Marks the secret used; only one of two concurrent requests wins. */
-async function claimEmailToken(ctx: AppContext, tokenHash: string, messages: TokenMessages): Promise<void> {
-  const [claimed] = await ctx.db
-    .update(emailTokens)
-    .set({ usedAt: new Date() })
-    .where(and(eq(emailTokens.tokenHash, tokenHash), isNull(emailTokens.usedAt), gt(emailTokens.expiresAt, new Date())))
-    .returning({ tokenHash: emailTokens.tokenHash });
-  if (!claimed) throw badRequest(messages.used);
-}
-
-/** Retires every other outstanding secret of that kind (e.g. older reset links once the password is reset). */
-async function retireEmailTokens(ctx: AppContext, userId: number, kind: EmailTokenKind): Promise<void> {
-  await ctx.db
-    .update(emailTokens)
-    .set({ usedAt: new Date() })
-    .where(and(eq(emailTokens.userId, userId), eq(emailTokens.kind, kind), isNull(emailTokens.usedAt)));
+  await limits.loginSucceeded(input.email, known ? input.client?.id : undefined);
+  return {
+    user,
+    tokens: await issueTokenPair(ctx, user.id),
+    knownClient: rememberClient(secret, input.client, user),
+  };
 }
 
 // ---- registration and e-mail verification ----
@@ -181,25 +153,6 @@ const verificationMessages: TokenMessages = {
   expired: 'This verification link has expired. Request a new verification e-mail.',
 };
 
-async function sendVerificationEmail(ctx: AppContext, user: UserRow): Promise<void> {
-  const key = await createEmailToken(ctx, user.id, 'email_verification', VERIFICATION_KEY_SECONDS);
-  const link = `${ctx.config.publicUrl}/auth/confirm-verification/${key}`;
-  await ctx.mailer.send({
-    to: user.email,
-    subject: 'Confirm your e-mail address',
-    text: [
-      `Hello ${displayName(user)},`,
-      '',
-      'Confirm your e-mail address to finish creating your account:',
-      '',
-      link,
-      '',
-      'The link works once and expires in 3 days. If you did not create an account, ignore this e-mail.',
-    ].join('\n'),
-    links: [link],
-  });
-}
-
 export interface RegisterInput {
   email: string;
   password1: string;
@@ -207,8 +160,6 @@ export interface RegisterInput {
   first_name?: string | undefined;
   last_name?: string | undefined;
 }
-
-const EMAIL_TAKEN = 'A user is already registered with this e-mail address.';
 
 /** Every problem at once, as field errors, so a form can show them all. */
 function newPasswordErrors(
@@ -224,49 +175,37 @@ function newPasswordErrors(
   return errors;
 }
 
-export async function register(ctx: AppContext, input: RegisterInput): Promise<void> {
+/**
+ * Signs up. A new address gets an account and a verification e-mail; an address that already has an account gets
+ * nothing changed and its holder an e-mail saying so. Both answer the same, after the same work (a password hash, one
+ * insert attempt, one queued job): the e-mails go out from a job, so nothing here tells whether the address is taken.
+ */
+export async function register(ctx: AppContext, limits: AuthLimits, input: RegisterInput, address: string) {
   const errors = newPasswordErrors(input.password1, input.password2, input.email, {
     first: 'password1',
     second: 'password2',
   });
-  if (await findUserByEmail(ctx, input.email)) errors.email = [EMAIL_TAKEN];
   if (Object.keys(errors).length > 0) throw badRequest(errors);
-
-  let user: UserRow | undefined;
-  try {
-    [user] = await ctx.db
-      .insert(users)
-      .values({
-        email: input.email,
-        passwordHash: await hashPassword(input.password1),
-        firstName: input.first_name ?? '',
-        lastName: input.last_name ?? '',
-      })
-      .returning();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw fieldError('email', EMAIL_TAKEN);
-    throw error;
-  }
-  if (!user) throw new Error('insert returned no row');
-  try {
-    await sendVerificationEmail(ctx, user);
-  } catch (error) {
-    // Without the e-mail the account could never be verified: undo it so the address can register again.
-    ctx.logger.error({ err: error, userId: user.id }, 'verification e-mail could not be sent; registration undone');
-    await ctx.db.delete(users).where(eq(users.id, user.id));
-    throw new HttpError(503, 'The verification e-mail could not be sent. Please try again in a few minutes.');
-  }
+  await limits.registration(input.email, address);
+  const passwordHash = await hashPassword(input.password1);
+  // The unique index on lower(email) decides, so two concurrent sign-ups of one address create one account.
+  const [created] = await ctx.db
+    .insert(users)
+    .values({ email: input.email, passwordHash, firstName: input.first_name ?? '', lastName: input.last_name ?? '' })
+    .onConflictDoNothing()
+    .returning({ id: users.id });
+  await ctx.jobs.send(
+    authMailJob,
+    created
+      ? { kind: 'verification', userId: created.id, newAccount: true }
+      : { kind: 'account-exists', email: input.email },
+  );
 }
 
-/** Sends a new verification link when the account exists and is unverified; silent otherwise. */
-export async function resendVerification(ctx: AppContext, email: string): Promise<void> {
-  const user = await findUserByEmail(ctx, email);
-  if (!user || user.emailVerified) return;
-  try {
-    await sendVerificationEmail(ctx, user);
-  } catch (error) {
-    ctx.logger.error({ err: error, userId: user.id }, 'verification e-mail could not be re-sent');
-  }
+/** Queues a new verification link; the job sends it only if the account exists and is unverified. */
+export async function resendVerification(ctx: AppContext, limits: AuthLimits, email: string, address: string) {
+  await limits.mail(email, address);
+  await ctx.jobs.send(authMailJob, { kind: 'resend-verification', email });
 }
 
 export async function verifyEmail(ctx: AppContext, key: string): Promise<void> {
@@ -284,38 +223,10 @@ const resetMessages: TokenMessages = {
   expired: 'This password reset link has expired. Request a new one.',
 };
 
-/** The `uidb64` of the reset link: the user id, base64url-encoded (as Django does). */
-export const encodeUid = (id: number) => Buffer.from(String(id)).toString('base64url');
-const decodeUid = (uid: string) => {
-  const decoded = Buffer.from(uid, 'base64url').toString('utf8');
-  return /^\d{1,9}$/.test(decoded) ? Number(decoded) : undefined;
-};
-
-/** E-mails a reset link when the account exists; the caller answers the same either way. */
-export async function requestPasswordReset(ctx: AppContext, email: string): Promise<void> {
-  const user = await findUserByEmail(ctx, email);
-  if (!user) return;
-  const token = await createEmailToken(ctx, user.id, 'password_reset', RESET_TOKEN_SECONDS);
-  const link = `${ctx.config.publicUrl}/auth/confirm-password-reset/${encodeUid(user.id)}/${token}`;
-  try {
-    await ctx.mailer.send({
-      to: user.email,
-      subject: 'Reset your password',
-      text: [
-        `Hello ${displayName(user)},`,
-        '',
-        'Someone (hopefully you) asked to reset the password of your account. Choose a new one here:',
-        '',
-        link,
-        '',
-        'The link works once and expires in 24 hours. If you did not ask for this, ignore this e-mail: ' +
-          'your password stays as it is.',
-      ].join('\n'),
-      links: [link],
-    });
-  } catch (error) {
-    ctx.logger.error({ err: error, userId: user.id }, 'password reset e-mail could not be sent');
-  }
+/** Queues a reset link; the job sends it only if the account exists. The caller answers the same either way. */
+export async function requestPasswordReset(ctx: AppContext, limits: AuthLimits, email: string, address: string) {
+  await limits.mail(email, address);
+  await ctx.jobs.send(authMailJob, { kind: 'password-reset', email });
 }
 
 async function setPassword(ctx: AppContext, userId: number, password: string, extra: { emailVerified?: true } = {}) {

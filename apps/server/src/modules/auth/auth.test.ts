@@ -2,33 +2,41 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { eq, sql } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createUser, DEFAULT_PASSWORD } from '../../../test/factories.js';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
+import type { Mailer } from '../../adapters/mail/mailer.js';
 import { emailTokens, refreshTokens, users } from '../../db/schema.js';
-import { lastMailTo, linkIn, mailsTo } from './outbox.test-support.js';
+import { sendAuthMail } from './auth.mail.js';
+import { authMailSettled, linkIn, mailsTo, waitForMailTo } from './outbox.test-support.js';
 
 const PASSWORD = 'tawny owl 42';
 
 describe('auth: registration, verification, log-in, tokens, current user', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ config: { trustProxy: true } });
+    // Behind a trusted proxy, so requests can speak from their own client addresses; the job workers send the e-mails.
+    t = await createTestApp({ config: { trustProxy: true, registrationsPerAddress: 3 }, workers: true });
   });
   afterAll(() => t.close());
 
+  /** A distinct client address per request, so the per-address limits stay out of the way unless a test names one. */
+  const octet = () => Math.floor(Math.random() * 250);
+  const address = () => `10.${octet()}.${octet()}.${octet()}`;
   const post = (url: string, payload?: object, headers: Record<string, string> = {}) =>
-    t.app.inject({ method: 'POST', url, payload, headers });
+    t.app.inject({ method: 'POST', url, payload, headers: { 'x-forwarded-for': address(), ...headers } });
   const uniqueEmail = (name = 'user') => `${name}-${randomUUID().slice(0, 8)}@lab.test`;
-  const verificationKey = (email: string) =>
-    linkIn(lastMailTo(t.dataDir, email).text, `${t.ctx.config.publicUrl}/auth/confirm-verification/`)
+  /** The key of the `count`-th verification e-mail to `email` (waits for the job to send it). */
+  const verificationKey = async (email: string, count = 1) =>
+    linkIn((await waitForMailTo(t.dataDir, email, count)).text, `${t.ctx.config.publicUrl}/auth/confirm-verification/`)
       .split('/')
       .at(-1)!;
 
   async function registerAndVerify(email = uniqueEmail()) {
     const registered = await post('/api/auth/register/', { email, password1: PASSWORD, password2: PASSWORD });
     expect(registered.statusCode).toBe(201);
-    expect((await post('/api/auth/register/verify-email/', { key: verificationKey(email) })).statusCode).toBe(200);
+    const key = await verificationKey(email);
+    expect((await post('/api/auth/register/verify-email/', { key })).statusCode).toBe(200);
     const login = await post('/api/auth/login/', { email, password: PASSWORD });
     expect(login.statusCode).toBe(200);
     return login.json() as { access: string; refresh: string; user: { id: number; email: string } };
@@ -45,9 +53,9 @@ describe('auth: registration, verification, log-in, tokens, current user', () =>
         last_name: 'Lovelace',
       });
       expect(registered.statusCode).toBe(201);
-      expect(registered.json()).toEqual({ detail: 'Verification e-mail sent.' });
+      expect(registered.json()).toEqual({ detail: 'Check your e-mail to finish signing up.' });
 
-      const mail = lastMailTo(t.dataDir, email);
+      const mail = await waitForMailTo(t.dataDir, email);
       expect(mail.subject).toBe('Confirm your e-mail address');
       expect(mail.text).toContain('Hello Ada Lovelace,');
       const link = linkIn(mail.text, 'http');
@@ -137,19 +145,142 @@ describe('auth: registration, verification, log-in, tokens, current user', () =>
       expect(row).toBeUndefined();
     });
 
-    it('refuses an address already registered, in any letter case', async () => {
-      const email = uniqueEmail('taken');
-      expect((await post('/api/auth/register/', { email, password1: PASSWORD, password2: PASSWORD })).statusCode).toBe(
-        201,
-      );
-      const again = await post('/api/auth/register/', {
-        email: email.toUpperCase(),
+    it('answers an address that has an account exactly as a new one; its holder is told, nothing changes', async () => {
+      const holder = await createUser(t.ctx, { firstName: 'Marie', lastName: 'Curie' });
+      const [before] = await t.ctx.db.select().from(users).where(eq(users.id, holder.id));
+      const unverified = uniqueEmail('pending');
+      await post('/api/auth/register/', { email: unverified, password1: PASSWORD, password2: PASSWORD });
+      await waitForMailTo(t.dataDir, unverified);
+
+      const fresh = await post('/api/auth/register/', {
+        email: uniqueEmail('fresh'),
         password1: PASSWORD,
         password2: PASSWORD,
       });
-      expect(again.statusCode).toBe(400);
-      expect(again.json()).toEqual({ errors: { email: ['A user is already registered with this e-mail address.'] } });
-      expect(mailsTo(t.dataDir, email)).toHaveLength(1);
+      const taken = await post('/api/auth/register/', {
+        email: holder.email.toUpperCase(),
+        password1: 'an intruder passphrase',
+        password2: 'an intruder passphrase',
+        first_name: 'Mallory',
+      });
+      const takenUnverified = await post('/api/auth/register/', {
+        email: unverified,
+        password1: 'an intruder passphrase',
+        password2: 'an intruder passphrase',
+      });
+      for (const response of [taken, takenUnverified]) {
+        expect(response.statusCode).toBe(fresh.statusCode);
+        expect(response.statusCode).toBe(201);
+        expect(response.body).toBe(fresh.body);
+        expect(response.headers['content-type']).toBe(fresh.headers['content-type']);
+        expect(response.headers['content-length']).toBe(fresh.headers['content-length']);
+      }
+
+      // The holder gets "someone tried to sign up" with the sign-in and reset-password links, no verification link.
+      const mail = await waitForMailTo(t.dataDir, holder.email);
+      expect(mail.subject).toBe('Someone tried to sign up with your e-mail address');
+      expect(mail.text).toContain('Hello Marie Curie,');
+      expect(mail.text).toContain('Nothing was changed.');
+      expect(linkIn(mail.text, 'http')).toBe(`${t.ctx.config.publicUrl}/auth/login`);
+      expect(mail.text).toContain(`${t.ctx.config.publicUrl}/auth/reset-password\n`);
+      expect(mail.text).not.toContain('/auth/confirm-verification/');
+      // The unverified holder too: a new verification link would let whoever signed up first in with their password.
+      const second = await waitForMailTo(t.dataDir, unverified, 2);
+      expect(second.subject).toBe('Someone tried to sign up with your e-mail address');
+      expect(second.text).not.toContain('/auth/confirm-verification/');
+
+      // Nothing about the existing accounts changed; no second account.
+      const [after] = await t.ctx.db.select().from(users).where(eq(users.id, holder.id));
+      expect(after).toEqual(before);
+      const rows = await t.ctx.db
+        .select()
+        .from(users)
+        .where(sql`lower(${users.email}) in (${holder.email}, ${unverified})`);
+      expect(rows).toHaveLength(2);
+      expect((await post('/api/auth/login/', { email: holder.email, password: DEFAULT_PASSWORD })).statusCode).toBe(
+        200,
+      );
+      const intruder = await post('/api/auth/login/', { email: holder.email, password: 'an intruder passphrase' });
+      expect(intruder.statusCode).toBe(400);
+      await authMailSettled(t.ctx.jobs);
+      expect(mailsTo(t.dataDir, holder.email)).toHaveLength(1);
+    });
+
+    it('answers before any e-mail is sent: the mail goes from a job, so timing tells nothing', async () => {
+      const holder = await createUser(t.ctx);
+      const outbox = t.ctx.mailer;
+      const sending: string[] = [];
+      let release = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      // A mailer that blocks until the test releases it: an answer that waited for it would never come.
+      const blocking: Mailer = {
+        kind: 'outbox',
+        async send(message) {
+          sending.push(message.to);
+          await released;
+          await outbox.send(message);
+        },
+        close: async () => {},
+      };
+      t.ctx.mailer = blocking;
+      const fresh = uniqueEmail('blocked');
+      try {
+        const answers = await Promise.race([
+          Promise.all([
+            post('/api/auth/register/', { email: fresh, password1: PASSWORD, password2: PASSWORD }),
+            post('/api/auth/register/', { email: holder.email, password1: PASSWORD, password2: PASSWORD }),
+            post('/api/auth/password/reset/', { email: holder.email }),
+            post('/api/auth/password/reset/', { email: uniqueEmail('nobody') }),
+          ]),
+          new Promise<never>((_, reject) =>
+            setTimeout(() => reject(new Error('the answers waited for the mailer')), 30_000),
+          ),
+        ]);
+        expect(answers.map((a) => a.statusCode)).toEqual([201, 201, 200, 200]);
+        expect(answers[1]!.body).toBe(answers[0]!.body);
+        expect(answers[3]!.body).toBe(answers[2]!.body);
+        // The job's mailer is running (held), and no e-mail is out yet: every answer came first.
+        await vi.waitFor(() => expect(sending.length).toBeGreaterThan(0), { timeout: 10_000 });
+        expect([fresh, holder.email]).toEqual(expect.arrayContaining(sending));
+        expect(mailsTo(t.dataDir, fresh)).toHaveLength(0);
+        expect(mailsTo(t.dataDir, holder.email)).toHaveLength(0);
+      } finally {
+        release();
+        t.ctx.mailer = outbox;
+      }
+      expect((await waitForMailTo(t.dataDir, fresh)).subject).toBe('Confirm your e-mail address');
+      await waitForMailTo(t.dataDir, holder.email, 2);
+      expect(
+        mailsTo(t.dataDir, holder.email)
+          .map((m) => m.subject)
+          .sort(),
+      ).toEqual(['Reset your password', 'Someone tried to sign up with your e-mail address']);
+    });
+
+    it('limits sign-ups per client address with a clear 429', async () => {
+      const headers = { 'x-forwarded-for': '203.0.113.9' };
+      for (let i = 0; i < 3; i++) {
+        const email = uniqueEmail('class');
+        const response = await post(
+          '/api/auth/register/',
+          { email, password1: PASSWORD, password2: PASSWORD },
+          headers,
+        );
+        expect(response.statusCode).toBe(201);
+      }
+      const email = uniqueEmail('one-too-many');
+      const limited = await post('/api/auth/register/', { email, password1: PASSWORD, password2: PASSWORD }, headers);
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json()).toEqual({ errors: 'Too many sign-ups from your network. Try again in 15 minutes.' });
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(800);
+      const [row] = await t.ctx.db.select().from(users).where(eq(users.email, email));
+      expect(row).toBeUndefined();
+      // Another address is not affected.
+      expect((await post('/api/auth/register/', { email, password1: PASSWORD, password2: PASSWORD })).statusCode).toBe(
+        201,
+      );
     });
   });
 
@@ -157,7 +288,7 @@ describe('auth: registration, verification, log-in, tokens, current user', () =>
     it('are single-use, and account-confirm-email accepts them too', async () => {
       const email = uniqueEmail();
       await post('/api/auth/register/', { email, password1: PASSWORD, password2: PASSWORD });
-      const key = verificationKey(email);
+      const key = await verificationKey(email);
       expect((await post('/api/auth/account-confirm-email/', { key })).json()).toEqual({ detail: 'ok' });
       for (const url of ['/api/auth/account-confirm-email/', '/api/auth/register/verify-email/']) {
         const reused = await post(url, { key });
@@ -169,7 +300,7 @@ describe('auth: registration, verification, log-in, tokens, current user', () =>
     it('expire, and an unknown or missing key is a clear 400', async () => {
       const email = uniqueEmail();
       await post('/api/auth/register/', { email, password1: PASSWORD, password2: PASSWORD });
-      const key = verificationKey(email);
+      const key = await verificationKey(email);
       await t.ctx.db
         .update(emailTokens)
         .set({ expiresAt: new Date(Date.now() - 1000) })
@@ -189,18 +320,18 @@ describe('auth: registration, verification, log-in, tokens, current user', () =>
     it('can be re-sent to an unverified account; the answer never reveals whether one exists', async () => {
       const email = uniqueEmail();
       await post('/api/auth/register/', { email, password1: PASSWORD, password2: PASSWORD });
-      const firstKey = verificationKey(email);
+      const firstKey = await verificationKey(email);
 
       const resent = await post('/api/auth/register/resend-email/', { email });
       expect(resent.statusCode).toBe(200);
-      expect(mailsTo(t.dataDir, email)).toHaveLength(2);
-      const secondKey = verificationKey(email);
+      const secondKey = await verificationKey(email, 2);
       expect(secondKey).not.toBe(firstKey);
 
       const nobody = uniqueEmail('nobody');
       const unknown = await post('/api/auth/register/resend-email/', { email: nobody });
       expect(unknown.statusCode).toBe(200);
       expect(unknown.json()).toEqual(resent.json());
+      await authMailSettled(t.ctx.jobs);
       expect(mailsTo(t.dataDir, nobody)).toHaveLength(0);
 
       // Verifying with the new key retires the old one.
@@ -208,6 +339,7 @@ describe('auth: registration, verification, log-in, tokens, current user', () =>
       expect((await post('/api/auth/register/verify-email/', { key: firstKey })).statusCode).toBe(400);
       // A verified account gets no more verification e-mails.
       expect((await post('/api/auth/register/resend-email/', { email })).statusCode).toBe(200);
+      await authMailSettled(t.ctx.jobs);
       expect(mailsTo(t.dataDir, email)).toHaveLength(2);
 
       const invalid = await post('/api/auth/register/resend-email/', { email: 'nope' });
@@ -426,7 +558,10 @@ describe('auth with SMTP_URL: the verification e-mail goes over SMTP', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.server.address() as AddressInfo;
-    t = await createTestApp({ env: { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'Lab <lab@lab.test>' } });
+    t = await createTestApp({
+      env: { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'Lab <lab@lab.test>' },
+      workers: true,
+    });
   });
   afterAll(async () => {
     await t.close();
@@ -444,14 +579,14 @@ describe('auth with SMTP_URL: the verification e-mail goes over SMTP', () => {
       payload: { email, password1: PASSWORD, password2: PASSWORD },
     });
     expect(response.statusCode).toBe(201);
-    expect(received).toHaveLength(1);
+    await vi.waitFor(() => expect(received).toHaveLength(1), { timeout: 15_000 });
     expect(received[0]!.to).toEqual([email]);
     const body = received[0]!.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
     expect(body).toContain(`${t.ctx.config.publicUrl}/auth/confirm-verification/`);
     expect(mailsTo(t.dataDir, email)).toHaveLength(0);
   });
 
-  it('undoes the registration when the e-mail cannot be sent', async () => {
+  it('undoes the sign-up when the verification e-mail can never be sent', async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     const email = 'unlucky@lab.test';
     const response = await t.app.inject({
@@ -459,9 +594,16 @@ describe('auth with SMTP_URL: the verification e-mail goes over SMTP', () => {
       url: '/api/auth/register/',
       payload: { email, password1: PASSWORD, password2: PASSWORD },
     });
-    expect(response.statusCode).toBe(503);
-    expect(response.json().errors).toMatch(/could not be sent/);
-    const rows = await t.ctx.db.select().from(users).where(eq(users.email, email));
-    expect(rows).toHaveLength(0);
+    // The answer does not wait for the e-mail; the job retries it.
+    expect(response.statusCode).toBe(201);
+    const [user] = await t.ctx.db.select().from(users).where(eq(users.email, email));
+    expect(user).toBeDefined();
+    const mail = { kind: 'verification', userId: user!.id, newAccount: true } as const;
+    // An attempt that is not the last keeps the account for the retry.
+    await expect(sendAuthMail(t.ctx, mail, false)).rejects.toThrow();
+    expect(await t.ctx.db.select().from(users).where(eq(users.email, email))).toHaveLength(1);
+    // The last attempt undoes the sign-up, so the address can sign up again.
+    await expect(sendAuthMail(t.ctx, mail, true)).rejects.toThrow();
+    expect(await t.ctx.db.select().from(users).where(eq(users.email, email))).toHaveLength(0);
   });
 });

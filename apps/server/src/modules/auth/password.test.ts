@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, DEFAULT_PASSWORD, type TestUser } from '../../../test/factories.js';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
-import { emailTokens, users } from '../../db/schema.js';
+import { emailTokens, rateLimits, users } from '../../db/schema.js';
 import { AuthLimits } from './auth.limits.js';
-import { lastMailTo, linkIn, mailsTo } from './outbox.test-support.js';
+import { authMailSettled, lastMailTo, linkIn, mailsTo, waitForMailTo } from './outbox.test-support.js';
 
 const NEW_PASSWORD = 'a brand new passphrase';
 
@@ -16,7 +16,7 @@ describe('auth: password reset, password change, rate limits', () => {
   let t: TestApp;
   beforeAll(async () => {
     // Behind a trusted proxy, so each test can speak from its own client address.
-    t = await createTestApp({ config: { trustProxy: true } });
+    t = await createTestApp({ config: { trustProxy: true }, workers: true });
   });
   afterAll(() => t.close());
 
@@ -29,10 +29,11 @@ describe('auth: password reset, password change, rate limits', () => {
     t.app.inject({ method: 'GET', url: '/api/auth/user/', headers: { authorization: `Bearer ${access}` } });
 
   async function resetLink(user: TestUser) {
+    const sent = mailsTo(t.dataDir, user.email).length;
     const response = await post('/api/auth/password/reset/', { email: user.email.toUpperCase() });
     expect(response.statusCode).toBe(200);
     const link = linkIn(
-      lastMailTo(t.dataDir, user.email).text,
+      (await waitForMailTo(t.dataDir, user.email, sent + 1)).text,
       `${t.ctx.config.publicUrl}/auth/confirm-password-reset/`,
     );
     const [uid, token] = link.split('/').slice(-2) as [string, string];
@@ -81,7 +82,10 @@ describe('auth: password reset, password change, rate limits', () => {
       const ghost = `ghost-${randomUUID().slice(0, 8)}@lab.test`;
       const unknown = await post('/api/auth/password/reset/', { email: ghost });
       expect(unknown.statusCode).toBe(200);
-      expect(unknown.json()).toEqual(known.json());
+      expect(unknown.body).toBe(known.body);
+      expect(unknown.headers['content-length']).toBe(known.headers['content-length']);
+      expect((await waitForMailTo(t.dataDir, user.email)).subject).toBe('Reset your password');
+      await authMailSettled(t.ctx.jobs);
       expect(mailsTo(t.dataDir, ghost)).toHaveLength(0);
       expect(mailsTo(t.dataDir, user.email)).toHaveLength(1);
       const invalid = await post('/api/auth/password/reset/', { email: 'nope' });
@@ -214,26 +218,128 @@ describe('auth: password reset, password change, rate limits', () => {
   });
 
   describe('rate limits', () => {
-    it('log-in: the 11th attempt on one account within the window is 429, from any address', async () => {
-      const user = await createUser(t.ctx);
-      for (let i = 0; i < 10; i++) {
-        expect((await login(user.email, `wrong guess ${i}`)).statusCode).toBe(400);
+    const loginFrom = (from: string, email: string, password: string, cookie?: string) =>
+      post('/api/auth/login/', { email, password }, { 'x-forwarded-for': from, ...(cookie ? { cookie } : {}) });
+    const slowKey = (email: string) =>
+      new AuthLimits(t.ctx.db, t.ctx.config.jwtSecret).limiter.storedKey('login:slow', email.toLowerCase());
+    /** Moves the account's last attempt back, as if its wait had passed (waits of a minute, tested in milliseconds). */
+    const waitPassed = async (email: string) => {
+      await t.ctx.db
+        .update(rateLimits)
+        .set({ windowStart: sql`${rateLimits.windowStart} - interval '5 minutes'` })
+        .where(eq(rateLimits.key, slowKey(email)));
+    };
+    /** Dates the account's last attempt now, so that a slow machine cannot let a short wait run out before the check. */
+    const justTried = async (email: string) => {
+      await t.ctx.db
+        .update(rateLimits)
+        .set({ windowStart: sql`now()` })
+        .where(eq(rateLimits.key, slowKey(email)));
+    };
+    /** An attacker guessing from ever new addresses, waiting out each turn until the wait is the longest (a minute). */
+    const attack = async (email: string) => {
+      const answers: number[] = [];
+      for (let i = 0; i < 5; i++) answers.push((await login(email, `guess ${i}`)).statusCode);
+      for (let i = 0; i < 7; i++) {
+        await justTried(email);
+        answers.push((await login(email, 'too soon')).statusCode);
+        await waitPassed(email);
+        answers.push((await login(email, `guess after waiting ${i}`)).statusCode);
       }
-      const blocked = await login(user.email.toUpperCase(), DEFAULT_PASSWORD);
-      expect(blocked.statusCode).toBe(429);
-      expect(blocked.json().errors).toMatch(/Too many attempts/);
-      expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(800);
+      return answers;
+    };
+
+    it('log-in: failures slow the account down progressively (429 + Retry-After), never a hard block', async () => {
+      const user = await createUser(t.ctx);
+      // Five free failures, from anywhere.
+      for (let i = 0; i < 5; i++) expect((await login(user.email, `wrong guess ${i}`)).statusCode).toBe(400);
+      await justTried(user.email);
+      const first = await login(user.email, 'wrong again');
+      expect(first.statusCode).toBe(429);
+      expect(first.json()).toEqual({ errors: 'Too many failed log-ins for this account. Try again in 1 second.' });
+      expect(first.headers['retry-after']).toBe('1');
+      // A refused attempt checks no password and counts nothing; after the real wait the next one is heard.
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      expect((await login(user.email, 'wrong after waiting')).statusCode).toBe(400);
+      await justTried(user.email);
+      const waits: number[] = [Number((await login(user.email, 'too soon')).headers['retry-after'])];
+      for (let i = 0; i < 6; i++) {
+        await waitPassed(user.email);
+        expect((await login(user.email, `wrong ${i}`)).statusCode).toBe(400);
+        await justTried(user.email);
+        const refused = await login(user.email, 'too soon');
+        expect(refused.statusCode).toBe(429);
+        expect(refused.json().errors).toMatch(
+          /^Too many failed log-ins for this account\. Try again in \d+ seconds\.$/,
+        );
+        waits.push(Number(refused.headers['retry-after']));
+      }
+      // Each failure doubles the wait, up to a minute.
+      expect(waits).toEqual([2, 4, 8, 16, 32, 60, 60]);
+      // The right password after the wait works, and forgets the failures.
+      expect((await login(user.email.toUpperCase(), DEFAULT_PASSWORD)).statusCode).toBe(429);
+      await waitPassed(user.email);
+      expect((await login(user.email.toUpperCase(), DEFAULT_PASSWORD)).statusCode).toBe(200);
+      for (let i = 0; i < 5; i++) expect((await login(user.email, 'wrong guess')).statusCode).toBe(400);
       // Other accounts are unaffected.
       const other = await createUser(t.ctx);
       expect((await login(other.email, DEFAULT_PASSWORD)).statusCode).toBe(200);
-    });
+    }, 240_000);
 
-    it('log-in: a successful log-in clears the account count', async () => {
+    it('log-in: an attacker’s failures elsewhere do not keep the real user out of a browser they signed in from', async () => {
       const user = await createUser(t.ctx);
-      for (let i = 0; i < 9; i++) await login(user.email, 'wrong guess');
+      const home = address();
+      const signedIn = await loginFrom(home, user.email, DEFAULT_PASSWORD);
+      expect(signedIn.statusCode).toBe(200);
+      const setCookie = String(signedIn.headers['set-cookie']);
+      expect(setCookie).toMatch(
+        /^known_client=[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{22}; Path=\/api\/auth\/login\/; Max-Age=\d+; HttpOnly; SameSite=Strict$/,
+      );
+      expect(setCookie).not.toContain(String(user.id));
+      const cookie = setCookie.split(';')[0]!;
+
+      // The attacker, from many addresses: five free guesses, then one per wait, and now waiting a minute.
+      expect(await attack(user.email)).toEqual([400, 400, 400, 400, 400, ...Array(7).fill([429, 400]).flat()]);
+      expect(Number((await login(user.email, 'too soon')).headers['retry-after'])).toBeGreaterThan(30);
+
+      // Without the cookie even the right password waits (from the same address too); with it, the user is in.
+      expect((await loginFrom(home, user.email, DEFAULT_PASSWORD)).statusCode).toBe(429);
+      const known = await loginFrom(home, user.email, DEFAULT_PASSWORD, cookie);
+      expect(known.statusCode).toBe(200);
+      // …from another address as well (a laptop moves), and a typo there is a plain 400, not a wait.
+      expect((await loginFrom(address(), user.email, 'a typo', cookie)).statusCode).toBe(400);
+      expect((await loginFrom(address(), user.email, DEFAULT_PASSWORD, cookie)).statusCode).toBe(200);
+      // The real user's success does not give the attacker fresh free tries.
+      expect((await login(user.email, 'guess again')).statusCode).toBe(429);
+
+      // The cookie is worth nothing for another account, nor once forged.
+      const other = await createUser(t.ctx);
+      await attack(other.email);
+      expect((await loginFrom(home, other.email, DEFAULT_PASSWORD, cookie)).statusCode).toBe(429);
+      const forged = `${cookie.slice(0, cookie.indexOf('.') + 1)}${'A'.repeat(22)}`;
+      expect((await loginFrom(home, user.email, DEFAULT_PASSWORD, forged)).statusCode).toBe(429);
+
+      // A stolen cookie buys a few guesses only: past its allowance the browser counts as unknown.
+      for (let i = 0; i < 10; i++) {
+        expect((await loginFrom(address(), user.email, `stolen ${i}`, cookie)).statusCode).toBe(400);
+      }
+      expect((await loginFrom(address(), user.email, 'stolen again', cookie)).statusCode).toBe(429);
+    }, 240_000);
+
+    it('log-in: one client address spraying many accounts is stopped at 100 attempts', async () => {
+      const sprayer = address();
+      for (let i = 0; i < 100; i++) {
+        const response = await loginFrom(sprayer, `spray-${i}-${randomUUID().slice(0, 6)}@lab.test`, 'Winter2024!');
+        expect(response.statusCode).toBe(400);
+      }
+      const blocked = await loginFrom(sprayer, `spray-last@lab.test`, 'Winter2024!');
+      expect(blocked.statusCode).toBe(429);
+      expect(blocked.json().errors).toMatch(/^Too many attempts\. Try again in \d+ seconds\.$/);
+      expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(800);
+      // The addresses' count is not the account's: a real user elsewhere signs in.
+      const user = await createUser(t.ctx);
       expect((await login(user.email, DEFAULT_PASSWORD)).statusCode).toBe(200);
-      for (let i = 0; i < 9; i++) expect((await login(user.email, 'wrong guess')).statusCode).toBe(400);
-    });
+    }, 240_000);
 
     it('password reset: per account and per client address', async () => {
       const email = `limited-${randomUUID().slice(0, 8)}@lab.test`;
@@ -248,22 +354,31 @@ describe('auth: password reset, password change, rate limits', () => {
       const blocked = await post('/api/auth/password/reset/', { email: 'spray-last@lab.test' }, headers);
       expect(blocked.statusCode).toBe(429);
       expect((await post('/api/auth/password/reset/', { email: 'spray-last@lab.test' })).statusCode).toBe(200);
-    });
+    }, 240_000);
 
     it('limits are configurable per instance, and windows expire', async () => {
-      const limits = new AuthLimits(t.ctx.db, t.ctx.config.jwtSecret, { perAccount: 2, perAddress: 3, windowMs: 300 });
+      const limits = new AuthLimits(t.ctx.db, t.ctx.config.jwtSecret, {
+        perAccount: 2,
+        perAddress: 3,
+        windowMs: 300,
+        slowDown: { freeFailures: 1, firstDelayMs: 200, maxDelayMs: 400, forgetMs: 1_000 },
+      });
       const account = `a-${randomUUID()}@lab.test`;
-      await limits.login.hit(account, '1.1.1.1');
-      await limits.login.hit(account.toUpperCase(), '2.2.2.2');
-      await expect(limits.login.hit(account, '3.3.3.3')).rejects.toThrow(/Too many attempts/);
-      await limits.login.hit('b@lab.test', '4.4.4.4');
-      await limits.login.hit('c@lab.test', '4.4.4.4');
-      await limits.login.hit('d@lab.test', '4.4.4.4');
-      await expect(limits.login.hit('e@lab.test', '4.4.4.4')).rejects.toThrow(/Too many attempts/);
-      // The mail limiter counts separately.
-      await limits.mail.hit(account, '5.5.5.5');
-      await new Promise((resolve) => setTimeout(resolve, 350));
-      await limits.login.hit(account, '4.4.4.4');
+      await limits.claimAccountAttempt(account);
+      await expect(limits.claimAccountAttempt(account.toUpperCase())).rejects.toThrow(/Try again in 1 second/);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      await limits.claimAccountAttempt(account);
+      await expect(limits.claimAccountAttempt(account)).rejects.toThrow(/Too many failed log-ins/);
+      await limits.loginFromAddress('4.4.4.4');
+      await limits.loginFromAddress('4.4.4.4');
+      await limits.loginFromAddress('4.4.4.4');
+      await expect(limits.loginFromAddress('4.4.4.4')).rejects.toThrow(/Too many attempts/);
+      await limits.mail(account, '5.5.5.5');
+      await limits.mail(account, '6.6.6.6');
+      await expect(limits.mail(account, '7.7.7.7')).rejects.toThrow(/Too many attempts/);
+      await new Promise((resolve) => setTimeout(resolve, 450));
+      await limits.loginFromAddress('4.4.4.4');
+      await limits.claimAccountAttempt(account);
     });
   });
 });

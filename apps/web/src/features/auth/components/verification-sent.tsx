@@ -10,6 +10,14 @@ import { validateEmail } from '@/lib/validation';
 import { authApi } from '../api';
 import { AuthCard } from './auth-card';
 
+/**
+ * The same words whether the address was new or already had an account (the server answers both alike and the
+ * e-mail says which), so this page tells nobody who has an account.
+ */
+const NEXT_STEP =
+  'Open the link in it to activate your account. If this address already had an account, the e-mail tells you how ' +
+  'to sign in instead.';
+
 export function VerificationSent() {
   const location = useLocation();
   const initial = (location.state as { email?: string } | null)?.email ?? '';
@@ -32,11 +40,10 @@ export function VerificationSent() {
       description={
         initial ? (
           <>
-            We sent a verification link to <strong className="text-foreground">{initial}</strong>. Open it to activate
-            your account.
+            We sent an e-mail to <strong className="text-foreground">{initial}</strong>. {NEXT_STEP}
           </>
         ) : (
-          'We sent you a verification link. Open it to activate your account.'
+          `We sent you an e-mail. ${NEXT_STEP}`
         )
       }
       footer={
