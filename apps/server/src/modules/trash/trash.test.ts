@@ -169,9 +169,13 @@ describe('trash', () => {
     );
     expect(videoFiles.length).toBeGreaterThan(2);
 
+    const thumbnail = new URL((await ok(viewer, 'GET', work.videoUrl)).thumbnail_url as string);
+    const file = () => t.app.inject({ method: 'GET', url: thumbnail.pathname });
+    expect((await file()).statusCode).toBe(200);
+
     await ok(member, 'DELETE', work.subjectUrl, undefined, 204);
 
-    // Gone from lookups, lists, counts, the project summary and agreement.
+    // Gone from lookups, lists, counts, the project summary and signed file URLs.
     for (const url of [
       work.subjectUrl,
       work.videoUrl,
@@ -190,6 +194,7 @@ describe('trash', () => {
     expect(summary.body).not.toContain(work.videoUuid);
     // The files stay until the purge.
     expect(sha256(original)).toBe(originalHash);
+    expect((await file()).statusCode).toBe(404);
 
     const [item] = await trashOf(project.base);
     expect(item).toMatchObject({
@@ -210,6 +215,7 @@ describe('trash', () => {
     expect(await snapshot(project.base, work)).toEqual(before);
     expect(sha256(originalOf(project.uuid, work.videoUuid))).toBe(originalHash);
     expect((await ok(viewer, 'GET', `${project.base}subjects/`)).count).toBe(1);
+    expect((await file()).statusCode).toBe(200);
     const stream = await call(viewer, 'GET', `${work.videoUrl}stream/`);
     expect(stream.statusCode).toBe(200);
     expect(createHash('sha256').update(stream.rawPayload).digest('hex')).toBe(originalHash);
