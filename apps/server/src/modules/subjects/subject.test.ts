@@ -116,7 +116,13 @@ describe('subjects', () => {
     const files = path.join(t.dataDir, 'files');
     const [current] = await t.ctx.db
       .insert(videos)
-      .values({ projectUuid, subjectUuid: subject.subject_uuid, name: 'now', originalFilename: 'now.mp4' })
+      .values({
+        projectUuid,
+        subjectUuid: subject.subject_uuid,
+        name: 'now',
+        originalFilename: 'now.mp4',
+        status: 'ready',
+      })
       .returning();
     const currentDir = path.join(files, videoStoragePrefix(current!));
     const legacyPrefix = legacyVideoStoragePrefix(projectUuid, subject.subject_uuid, 'old');
@@ -127,6 +133,7 @@ describe('subjects', () => {
         subjectUuid: subject.subject_uuid,
         name: 'old',
         originalFilename: 'old.mp4',
+        status: 'ready',
         legacyStoragePrefix: legacyPrefix,
       })
       .returning();
