@@ -8,6 +8,7 @@ import { tokenUser } from '../../lib/authenticate.js';
 import { notFound } from '../../lib/errors.js';
 import { storageKeyOwner } from '../../lib/storage-keys.js';
 import type { TokenClaims } from '../../lib/tokens.js';
+import { storedFileIsLive } from '../trash/trash.service.js';
 
 /** Whether two users share at least one project (either may see the other's avatar). */
 async function shareAProject(context: AppContext, userId: number, otherId: number): Promise<boolean> {
@@ -24,7 +25,8 @@ async function shareAProject(context: AppContext, userId: number, otherId: numbe
 /**
  * The stored file a verified file token names, checked now — not when the URL was made: the token's user still
  * exists and changed no password since it was issued, and may still read the key's project (a member of any role),
- * or, for an avatar, is its owner or shares a project with them. Anything else is a 404 that tells nothing.
+ * or, for an avatar, is its owner or shares a project with them; and what the file belongs to is not in the trash.
+ * Anything else is a 404 that tells nothing.
  */
 export async function openFile(
   context: AppContext,
@@ -40,6 +42,8 @@ export async function openFile(
   } else if (owner.user !== user.id && !(await shareAProject(context, user.id, owner.user))) {
     throw notFound();
   }
+  // A file of something in the trash is not served (it comes back with a restore).
+  if (!(await storedFileIsLive(context, key))) throw notFound();
   const info = await context.storage.stat(key);
   if (!info) throw notFound();
   return { key, size: info.size, stream: await context.storage.read(key) };
