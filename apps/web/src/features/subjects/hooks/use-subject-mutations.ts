@@ -1,14 +1,16 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { projectKeys } from '@/features/projects/api';
+import { trashKeys } from '@/features/trash/api';
 import { type SubjectBody, subjectKeys, subjectsApi } from '../api';
 
 function useInvalidateSubjects(projectUuid: string) {
   const queryClient = useQueryClient();
   return () => {
     void queryClient.invalidateQueries({ queryKey: subjectKeys.all });
-    // Counts on the project (dashboard, details) change with subjects.
+    // Counts on the project (dashboard, details) change with subjects; deleted ones wait in the trash.
     void queryClient.invalidateQueries({ queryKey: projectKeys.detail(projectUuid) });
+    void queryClient.invalidateQueries({ queryKey: trashKeys.all, refetchType: 'all' });
   };
 }
 

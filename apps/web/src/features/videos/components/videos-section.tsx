@@ -31,6 +31,8 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { annotatorPath } from '@/features/annotator/links';
 import { movementDetectorPath } from '@/features/movement-detector/links';
+import { useTrashDays } from '@/features/trash/hooks/use-trash-days';
+import { trashNotice } from '@/features/trash/trash-text';
 import { formatBytes, formatDuration, formatFps, formatResolution } from '@/lib/format';
 import { patchSearchParams } from '@/lib/search-params';
 import { cn } from '@/lib/utils';
@@ -64,6 +66,7 @@ export function VideosSection({
   const [toDelete, setToDelete] = useState<string[] | null>(null);
   const [renaming, setRenaming] = useState<Video | null>(null);
   const remove = useDeleteVideos(projectUuid, subjectUuid);
+  const trashDays = useTrashDays();
 
   useEffect(() => {
     const present = new Set(videos.map((v) => v.video_uuid));
@@ -300,7 +303,7 @@ export function VideosSection({
         open={toDelete !== null}
         onOpenChange={(value) => !value && setToDelete(null)}
         title={toDelete && toDelete.length > 1 ? `Delete ${toDelete.length} videos?` : 'Delete this video?'}
-        description="The original file, its playback copy and its analyses are deleted. This cannot be undone."
+        description={`The original file, its playback copy and its analyses go together. ${trashNotice(trashDays, toDelete?.length ?? 1)}`}
         confirmLabel="Delete"
         pending={remove.isPending}
         onConfirm={() =>
