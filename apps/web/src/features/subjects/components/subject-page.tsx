@@ -75,6 +75,7 @@ export function SubjectPage({ projectUuid, subjectUuid }: { projectUuid: string;
             projectUuid={projectUuid}
             subjectUuid={subjectUuid}
             readOnly={readOnly}
+            canBulkDelete={permissions.canBulkDelete}
             uploadBlockedReason={permissions.canProcess ? null : permissions.processBlockedReason}
           />
         </div>
