@@ -20,8 +20,8 @@ export interface TrashItem {
   contains: { videos: number; analyses: number; events: number; annotation_tracks: number };
 }
 
-/** One of the owner's deleted projects (GET /projects/?deleted=true). */
-export type DeletedProject = Project & { deleted_at?: string | null; purge_at?: string | null };
+/** One of the owner's deleted projects (GET /projects/?deleted=true): `trash` says when it was deleted and purged. */
+export type DeletedProject = Project & { trash?: { deleted_at: string; purge_at: string } | null };
 
 /** Days a deleted object is kept when the server does not say otherwise (TRASH_DAYS' default). */
 export const DEFAULT_TRASH_DAYS = 30;

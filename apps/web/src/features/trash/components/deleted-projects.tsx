@@ -14,7 +14,8 @@ export function DeletedProjects({ className }: { className?: string }) {
   const days = useTrashDays();
   const restore = useRestoreProject();
   const { setActiveProjectUuid } = useActiveProject();
-  const projects = data?.results ?? [];
+  // Only what the server marks as in the trash.
+  const projects = (data?.results ?? []).filter((project) => project.trash);
   if (projects.length === 0) return null;
   const restoring = restore.isPending ? restore.variables?.project_uuid : null;
 
@@ -40,8 +41,7 @@ export function DeletedProjects({ className }: { className?: string }) {
               <div className="min-w-0 flex-1">
                 <p className="truncate font-medium text-sm">{project.name}</p>
                 <p className="text-muted-foreground text-xs">
-                  {project.deleted_at ? `Deleted ${formatDate(project.deleted_at)}` : 'Deleted'}
-                  {project.purge_at ? ` · purged on ${formatDate(project.purge_at)}` : ''}
+                  Deleted {formatDate(project.trash?.deleted_at)} · purged on {formatDate(project.trash?.purge_at)}
                 </p>
               </div>
               <Button

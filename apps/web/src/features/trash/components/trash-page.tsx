@@ -16,7 +16,7 @@ import { patchSearchParams } from '@/lib/search-params';
 import { TRASH_PAGE_SIZE, type TrashItem, trashQueries } from '../api';
 import { useTrashDays } from '../hooks/use-trash-days';
 import { useEmptyTrash, useRestoreTrashItem } from '../hooks/use-trash-mutations';
-import { emptyTrashWarning, KIND_LABELS } from '../trash-text';
+import { containsSummary, emptyTrashWarning, KIND_LABELS } from '../trash-text';
 
 const COLUMNS = 6;
 
@@ -143,13 +143,21 @@ function TrashRow({
   restoring: boolean;
   onRestore: () => void;
 }) {
+  const withIt = item.contains ? containsSummary(item.contains) : '';
   return (
     <TableRow data-testid="trash-row" data-item={item.item_uuid}>
       <TableCell className="pl-4">
         <Badge variant="secondary">{KIND_LABELS[item.kind] ?? item.kind}</Badge>
       </TableCell>
-      <TableCell className="max-w-64 truncate font-medium" data-testid="trash-name">
-        {item.name}
+      <TableCell className="max-w-72">
+        <p className="truncate font-medium" data-testid="trash-name">
+          {item.name}
+        </p>
+        {withIt ? (
+          <p className="truncate text-muted-foreground text-xs" data-testid="trash-contains">
+            With {withIt}
+          </p>
+        ) : null}
       </TableCell>
       <TableCell className="hidden text-muted-foreground md:table-cell" data-testid="trash-by">
         {item.deleted_by?.display_name || '—'}
