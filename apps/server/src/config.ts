@@ -39,6 +39,8 @@ export interface AppConfig {
   jobWatchdogSeconds: number;
   /** Longest piece of a playback copy in seconds of video; pieces are encoded by any worker and joined. */
   playbackPieceSeconds: number;
+  /** How long deleted projects, subjects, videos, runs and tracks stay restorable before the purge removes them. */
+  trashDays: number;
   /** Stripe subscriptions; undefined (billing off, every project active) unless STRIPE_SECRET_KEY is set. */
   billing: BillingConfig | undefined;
 }
@@ -73,6 +75,13 @@ function positiveNumber(name: string, raw: string | undefined, fallback: number)
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got "${raw}"`);
+  return value;
+}
+
+function nonNegativeNumber(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a number of 0 or more, got "${raw}"`);
   return value;
 }
 
@@ -136,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     analysisSegmentSeconds: positiveNumber('ANALYSIS_SEGMENT_SECONDS', env.ANALYSIS_SEGMENT_SECONDS, 300),
     jobWatchdogSeconds: positiveNumber('JOB_WATCHDOG_SECONDS', env.JOB_WATCHDOG_SECONDS, 30),
     playbackPieceSeconds: positiveNumber('PLAYBACK_PIECE_SECONDS', env.PLAYBACK_PIECE_SECONDS, 300),
+    trashDays: nonNegativeNumber('TRASH_DAYS', env.TRASH_DAYS, 30),
     billing: parseBilling(env),
     ...overrides,
   };

@@ -6,6 +6,7 @@ import { warmUpAgreementWorker } from './modules/agreement/engine/agreement-work
 import { deletePendingFilesJob } from './modules/files/file-deletion.js';
 import { jobDefinitions } from './modules/job-registry.js';
 import { startJobWatchdog } from './modules/job-watchdog.js';
+import { startTrashPurge } from './modules/trash/trash.service.js';
 
 /**
  * `node dist/main.js` serves the API (and the SPA when built) with job workers in the same process;
@@ -23,6 +24,8 @@ async function main() {
   await context.jobs.start(config.runWorkers ? context : undefined);
   // Every process that runs jobs also fails, visibly, work whose jobs are gone.
   const watchdog = config.runWorkers ? startJobWatchdog(context) : undefined;
+  // …and queue the trash's purge (items past TRASH_DAYS) now and every hour.
+  const purge = config.runWorkers ? startTrashPurge(context) : undefined;
   // Finish any file deletions a previous process could not complete.
   await context.jobs.send(deletePendingFilesJob, {}, { singletonKey: 'startup' });
 
@@ -50,6 +53,7 @@ async function main() {
     force.unref();
     try {
       watchdog?.stop();
+      purge?.stop();
       await app?.close();
       await closeContext(context);
       logger.info('shutdown complete');

@@ -1101,7 +1101,7 @@ export interface paths {
         };
         /**
          * The caller's projects
-         * @description Search matches the name; ordering: name, created_at, updated_at (prefix - to reverse).
+         * @description Search matches the name; ordering: name, created_at, updated_at (prefix - to reverse). `deleted=true`: the projects the caller owns that are in the trash instead (each with `trash`).
          */
         get: {
             parameters: {
@@ -1110,6 +1110,8 @@ export interface paths {
                     page_size?: number;
                     search?: string;
                     ordering?: string;
+                    /** @description true: the caller's own projects in the trash */
+                    deleted?: "true" | "false";
                 };
                 header?: never;
                 path?: never;
@@ -1165,6 +1167,11 @@ export interface paths {
                                 };
                                 /** @description Bytes of every stored file of the project (originals and derived files) */
                                 storage_bytes: number;
+                                /** @description Set while the project is in the trash (`GET /projects/?deleted=true`): when it was deleted and purged */
+                                trash: {
+                                    deleted_at: string;
+                                    purge_at: string;
+                                } | null;
                                 created_at: string;
                                 updated_at: string;
                             }[];
@@ -1281,6 +1288,11 @@ export interface paths {
                             };
                             /** @description Bytes of every stored file of the project (originals and derived files) */
                             storage_bytes: number;
+                            /** @description Set while the project is in the trash (`GET /projects/?deleted=true`): when it was deleted and purged */
+                            trash: {
+                                deleted_at: string;
+                                purge_at: string;
+                            } | null;
                             created_at: string;
                             updated_at: string;
                         };
@@ -1383,6 +1395,11 @@ export interface paths {
                             };
                             /** @description Bytes of every stored file of the project (originals and derived files) */
                             storage_bytes: number;
+                            /** @description Set while the project is in the trash (`GET /projects/?deleted=true`): when it was deleted and purged */
+                            trash: {
+                                deleted_at: string;
+                                purge_at: string;
+                            } | null;
                             created_at: string;
                             updated_at: string;
                         };
@@ -1512,6 +1529,11 @@ export interface paths {
                             };
                             /** @description Bytes of every stored file of the project (originals and derived files) */
                             storage_bytes: number;
+                            /** @description Set while the project is in the trash (`GET /projects/?deleted=true`): when it was deleted and purged */
+                            trash: {
+                                deleted_at: string;
+                                purge_at: string;
+                            } | null;
                             created_at: string;
                             updated_at: string;
                         };
@@ -1572,10 +1594,15 @@ export interface paths {
             };
         };
         post?: never;
-        /** Delete the project with its subjects, videos and files (owner only) */
+        /**
+         * Move the project to the trash with everything in it (owner only; its name typed in confirm_name)
+         * @description Answers 400 unless `confirm_name` is the project's name. The project is then invisible (404) to everyone; its owner finds it under `GET /projects/?deleted=true` and restores it with `POST /projects/{p}/restore/` until TRASH_DAYS have passed.
+         */
         delete: {
             parameters: {
-                query?: never;
+                query?: {
+                    confirm_name?: string;
+                };
                 header?: never;
                 path: {
                     project_uuid: string;
@@ -1714,6 +1741,11 @@ export interface paths {
                             };
                             /** @description Bytes of every stored file of the project (originals and derived files) */
                             storage_bytes: number;
+                            /** @description Set while the project is in the trash (`GET /projects/?deleted=true`): when it was deleted and purged */
+                            trash: {
+                                deleted_at: string;
+                                purge_at: string;
+                            } | null;
                             created_at: string;
                             updated_at: string;
                         };
@@ -1840,6 +1872,11 @@ export interface paths {
                             };
                             /** @description Bytes of every stored file of the project (originals and derived files) */
                             storage_bytes: number;
+                            /** @description Set while the project is in the trash (`GET /projects/?deleted=true`): when it was deleted and purged */
+                            trash: {
+                                deleted_at: string;
+                                purge_at: string;
+                            } | null;
                             created_at: string;
                             updated_at: string;
                         };
@@ -2315,6 +2352,11 @@ export interface paths {
                             };
                             /** @description Bytes of every stored file of the project (originals and derived files) */
                             storage_bytes: number;
+                            /** @description Set while the project is in the trash (`GET /projects/?deleted=true`): when it was deleted and purged */
+                            trash: {
+                                deleted_at: string;
+                                purge_at: string;
+                            } | null;
                             created_at: string;
                             updated_at: string;
                         };
@@ -3712,7 +3754,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Delete several subjects with their videos and files; all or nothing (member or above) */
+        /** Move several subjects to the trash with their videos, runs and tracks; all or nothing (owner or admin: a bulk delete) */
         post: {
             parameters: {
                 query?: never;
@@ -3999,7 +4041,7 @@ export interface paths {
             };
         };
         post?: never;
-        /** Delete a subject with its videos and files (member or above) */
+        /** Move a subject to the trash with its videos, runs and tracks (member or above) */
         delete: {
             parameters: {
                 query?: never;
@@ -4662,7 +4704,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Delete several videos with their files; all or nothing (member or above) */
+        /** Move several videos to the trash with their runs and tracks; all or nothing (owner or admin: a bulk delete) */
         post: {
             parameters: {
                 query?: never;
@@ -5034,7 +5076,7 @@ export interface paths {
             };
         };
         post?: never;
-        /** Delete a video with all its files (member or above) */
+        /** Move a video to the trash with its runs and tracks; files are kept until the purge (member or above) */
         delete: {
             parameters: {
                 query?: never;
@@ -6442,7 +6484,82 @@ export interface paths {
         };
         put?: never;
         post?: never;
-        delete?: never;
+        /** Move a run to the trash with its events (revoked first if it is still running; member or above) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    subject_uuid: string;
+                    video_uuid: string;
+                    analysis_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
@@ -7662,7 +7779,7 @@ export interface paths {
         };
         post?: never;
         /**
-         * Delete a track with its ranges
+         * Move a track with its ranges to the trash
          * @description An addition to the spec’s calls.
          */
         delete: {
@@ -9528,6 +9645,501 @@ export interface paths {
                 };
                 /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_uuid}/trash/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's deleted subjects, videos, runs and tracks, newest first (member or above)
+         * @description Each item is one deletion with what it took (a subject: its videos, their runs, events and tracks); it is kept, files included, until `purge_at` (TRASH_DAYS after the deletion). `kind` filters.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    page_size?: number;
+                    kind?: "project" | "subject" | "video" | "analysis" | "annotation_track";
+                };
+                header?: never;
+                path: {
+                    project_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            next: string | null;
+                            previous: string | null;
+                            results: {
+                                /**
+                                 * Format: uuid
+                                 * @description The deleted object's own uuid
+                                 */
+                                item_uuid: string;
+                                /** @enum {string} */
+                                kind: "project" | "subject" | "video" | "analysis" | "annotation_track";
+                                /** @description The name it had (a run: its kind and video) */
+                                name: string;
+                                /** @description Who deleted it (null when that account is gone) */
+                                deleted_by: {
+                                    id: number;
+                                    email: string;
+                                    display_name: string;
+                                } | null;
+                                deleted_at: string;
+                                /** @description When it and its files are removed for good */
+                                purge_at: string;
+                                /** @description The subject it was under (the subject itself for a subject) */
+                                subject_uuid: string | null;
+                                /** @description The video it was under (the video itself for a video) */
+                                video_uuid: string | null;
+                                contains: {
+                                    videos: number;
+                                    analyses: number;
+                                    events: number;
+                                    annotation_tracks: number;
+                                };
+                            }[];
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Empty the trash: remove every deleted item and its files now (owner or admin) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Items removed for good */
+                            purged: number;
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_uuid}/trash/{item_uuid}/restore/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a deleted item whole, with everything its deletion took (member or above)
+         * @description Answers the item as it was listed. 409 when the place it goes back to is itself in the trash or gone, or when its name is now taken there.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    item_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * Format: uuid
+                             * @description The deleted object's own uuid
+                             */
+                            item_uuid: string;
+                            /** @enum {string} */
+                            kind: "project" | "subject" | "video" | "analysis" | "annotation_track";
+                            /** @description The name it had (a run: its kind and video) */
+                            name: string;
+                            /** @description Who deleted it (null when that account is gone) */
+                            deleted_by: {
+                                id: number;
+                                email: string;
+                                display_name: string;
+                            } | null;
+                            deleted_at: string;
+                            /** @description When it and its files are removed for good */
+                            purge_at: string;
+                            /** @description The subject it was under (the subject itself for a subject) */
+                            subject_uuid: string | null;
+                            /** @description The video it was under (the video itself for a video) */
+                            video_uuid: string | null;
+                            contains: {
+                                videos: number;
+                                analyses: number;
+                                events: number;
+                                annotation_tracks: number;
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_uuid}/restore/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a deleted project with everything it had (owner only)
+         * @description Only for a project in the trash (`GET /projects/?deleted=true`); 409 when the owner has another project of that name now.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            project_uuid: string;
+                            name: string;
+                            metadata: {
+                                description: string;
+                                institution: string;
+                                principal_investigator: string;
+                            };
+                            logo_url: string | null;
+                            /** @enum {string} */
+                            status: "active" | "draft" | "locked";
+                            /** @enum {string} */
+                            plan: "pro" | "institutional";
+                            /** @description The Stripe subscription (null when there is none) */
+                            subscription: {
+                                /** @description Stripe's status: trialing, active, past_due, unpaid, canceled, incomplete, incomplete_expired, paused */
+                                status: string;
+                                current_period_end: string | null;
+                                cancel_at_period_end: boolean;
+                            } | null;
+                            /**
+                             * @description The caller's role in this project
+                             * @enum {string}
+                             */
+                            role: "owner" | "admin" | "member" | "viewer";
+                            owner: {
+                                id: number;
+                                email: string;
+                                display_name: string;
+                            };
+                            counts: {
+                                subjects: number;
+                                videos: number;
+                                analyses: number;
+                            };
+                            /** @description Bytes of every stored file of the project (originals and derived files) */
+                            storage_bytes: number;
+                            /** @description Set while the project is in the trash (`GET /projects/?deleted=true`): when it was deleted and purged */
+                            trash: {
+                                deleted_at: string;
+                                purge_at: string;
+                            } | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -112,10 +112,20 @@ export const projects = pgTable(
     /** Its videos and analysis runs, kept exact by triggers (migration 0014): the project's counts and list totals. */
     videoCount: integer('video_count').notNull().default(0),
     analysisCount: integer('analysis_count').notNull().default(0),
+    /**
+     * Set while the project is in the trash (migration 0015): invisible to everyone but its owner's
+     * `GET /projects/?deleted=true`, restorable until `purge_at`, then removed with its files by the purge job.
+     */
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    deletedById: integer('deleted_by_id').references(() => users.id, { onDelete: 'set null' }),
+    purgeAt: timestamp('purge_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex('projects_owner_name_idx').on(t.ownerId, sql`lower(${t.name})`)],
+  (t) => [
+    uniqueIndex('projects_owner_name_idx').on(t.ownerId, sql`lower(${t.name})`).where(sql`${t.deletedAt} is null`),
+    index('projects_purge_idx').on(t.purgeAt).where(sql`${t.deletedAt} is not null`),
+  ],
 );
 
 export const memberships = pgTable(
@@ -498,4 +508,40 @@ export const projectLabels = pgTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('project_labels_name_idx').on(t.projectUuid, sql`lower(${t.name})`)],
+);
+
+export const trashKindValues = ['project', 'subject', 'video', 'analysis', 'annotation_track'] as const;
+
+/**
+ * One deletion of a subject, video, analysis run or annotation track (migration 0015): the rows it took out of the
+ * live tables (`rows`: table name → rows as JSON, everything the deletion cascaded to), the storage prefixes of its
+ * files (kept until the purge) and who deleted it. Restoring inserts the rows back and removes the item; purging
+ * removes the item and its files. A deleted project stays in `projects` (`deleted_at`) instead.
+ */
+export const trashItems = pgTable(
+  'trash_items',
+  {
+    /** The deleted object's own uuid. */
+    itemUuid: uuid('item_uuid').primaryKey(),
+    projectUuid: uuid('project_uuid')
+      .notNull()
+      .references(() => projects.projectUuid, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: trashKindValues }).notNull(),
+    name: text('name').notNull(),
+    /** Where it was: its subject and video (itself for a subject or a video). */
+    subjectUuid: uuid('subject_uuid'),
+    videoUuid: uuid('video_uuid'),
+    deletedById: integer('deleted_by_id').references(() => users.id, { onDelete: 'set null' }),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }).notNull().defaultNow(),
+    purgeAt: timestamp('purge_at', { withTimezone: true }).notNull(),
+    contains: jsonb('contains')
+      .$type<{ videos: number; analyses: number; events: number; annotation_tracks: number }>()
+      .notNull(),
+    rows: jsonb('rows').$type<Record<string, unknown[]>>().notNull(),
+    prefixes: jsonb('prefixes').$type<string[]>().notNull().default([]),
+  },
+  (t) => [
+    index('trash_items_project_idx').on(t.projectUuid, t.deletedAt.desc(), t.itemUuid),
+    index('trash_items_purge_idx').on(t.purgeAt),
+  ],
 );

@@ -56,6 +56,7 @@ export async function requireProjectRole(
   projectUuid: string,
   minimum: Role,
   work: ProjectWork = minimum === 'viewer' ? 'read' : 'change',
+  inTrash = false,
 ): Promise<{ project: ProjectRow; role: Role }> {
   if (!isUuid(projectUuid)) throw notFound();
   const [row] = await context.db
@@ -64,16 +65,22 @@ export async function requireProjectRole(
     .innerJoin(memberships, and(eq(memberships.projectUuid, projects.projectUuid), eq(memberships.userId, userId)))
     .where(eq(projects.projectUuid, projectUuid))
     .limit(1);
-  return authorize(context, row, minimum, work);
+  return authorize(context, row, minimum, work, inTrash);
 }
 
+/**
+ * A project in the trash is a 404 to everyone, like one that does not exist; only routes that act on the trashed
+ * project itself (restoring it: `inTrash`) see it.
+ */
 function authorize(
   context: AppContext,
   row: { project: ProjectRow | null; role: Role | null } | undefined,
   minimum: Role,
   work: ProjectWork,
+  inTrash: boolean,
 ): { project: ProjectRow; role: Role } {
   if (!row?.project || !row.role) throw notFound();
+  if (row.project.deletedAt && !inTrash) throw notFound();
   if (!roleAtLeast(row.role, minimum)) throw forbidden(roleMessage(minimum));
   assertProjectAllows(context, row.project, work);
   return { project: row.project, role: row.role };
@@ -108,6 +115,7 @@ export async function requireUserAndProjectRole(
   projectUuid: string,
   minimum: Role,
   work: ProjectWork,
+  inTrash = false,
 ): Promise<{ user: UserRow; project: ProjectRow; role: Role }> {
   let query = memberQueries.get(context.db);
   if (!query) {
@@ -121,7 +129,7 @@ export async function requireUserAndProjectRole(
   });
   if (!row) throw unauthorized('User not found.');
   if (!tokenStillValid(row.user, claims)) throw unauthorized('Given token not valid for any token type');
-  const { project, role } = authorize(context, isUuid(projectUuid) ? row : undefined, minimum, work);
+  const { project, role } = authorize(context, isUuid(projectUuid) ? row : undefined, minimum, work, inTrash);
   return { user: row.user, project, role };
 }
 

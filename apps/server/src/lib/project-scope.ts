@@ -48,10 +48,11 @@ export function registerProjectScope(app: FastifyInstance) {
     // A read unless the method changes something; routes say when they process (uploads, analyses) or renew.
     const work: ProjectWork =
       request.routeOptions.config.work ?? (request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'change');
+    const inTrash = request.routeOptions.config.deletedProject === true;
     let user = request.user;
     let resolved: { project: ProjectRow; role: Role };
     if (user) {
-      resolved = await requireProjectRole(app.ctx, user.id, params.project_uuid, minimum, work);
+      resolved = await requireProjectRole(app.ctx, user.id, params.project_uuid, minimum, work, inTrash);
     } else if (request.accessClaims) {
       // app.authenticate left the user to this hook: user, membership and project in one query.
       ({ user, ...resolved } = await requireUserAndProjectRole(
@@ -60,6 +61,7 @@ export function registerProjectScope(app: FastifyInstance) {
         params.project_uuid,
         minimum,
         work,
+        inTrash,
       ));
       request.user = user;
     } else {
@@ -107,6 +109,8 @@ declare module 'fastify' {
      * and analyses (they wait while the project is a draft), `renew` for what must work on a locked project.
      */
     work?: Exclude<ProjectWork, 'read' | 'change'>;
+    /** A route that acts on a project in the trash (restoring it); every other route answers 404 for one. */
+    deletedProject?: true;
     /** A route under /projects/{uuid}/ that non-members may call (accepting an invitation); it checks its own rules. */
     notProjectScoped?: true;
   }

@@ -63,6 +63,22 @@ export function playbackPieceKeys(video: { projectUuid: string; videoUuid: strin
 export const analysisStoragePrefix = (run: { projectUuid: string; videoUuid: string; analysisUuid: string }) =>
   `${videoStoragePrefix(run)}analyses/${run.analysisUuid}/`;
 
+/**
+ * Every prefix that may hold a run's files: the current layout's, and the folder of its series when the run was
+ * stored before migration 0010 under its video's subject-based prefix (only a folder named after the run).
+ */
+export function analysisStoragePrefixes(run: {
+  projectUuid: string;
+  videoUuid: string;
+  analysisUuid: string;
+  seriesKey: string | null;
+}): string[] {
+  const current = analysisStoragePrefix(run);
+  const folder = run.seriesKey ? run.seriesKey.slice(0, run.seriesKey.lastIndexOf('/') + 1) : current;
+  const legacy = folder !== current && folder.endsWith(`/analyses/${run.analysisUuid}/`) ? [folder] : [];
+  return [current, ...legacy];
+}
+
 /** Keys of a run's outputs: the series (Float64 values, times when imported with its own), its CSV, its segments. */
 export function analysisKeys(run: { projectUuid: string; videoUuid: string; analysisUuid: string }) {
   const prefix = analysisStoragePrefix(run);

@@ -11,6 +11,7 @@ import labelRoutes from './labels/label.routes.js';
 import memberRoutes from './members/member.routes.js';
 import projectRoutes from './projects/project.routes.js';
 import subjectRoutes from './subjects/subject.routes.js';
+import trashRoutes from './trash/trash.routes.js';
 import userRoutes from './users/user.routes.js';
 import videoRoutes from './videos/video.routes.js';
 
@@ -30,4 +31,5 @@ export const apiModules: ((app: FastifyInstance) => Promise<void>)[] = [
   annotationRoutes,
   labelRoutes,
   agreementRoutes,
+  trashRoutes,
 ];

@@ -2,6 +2,7 @@ import type { AppContext } from '../context.js';
 import type { AnyJobDefinition } from '../jobs/job-queue.js';
 import { analysisDetectJob, analysisSegmentJob } from './analysis/analysis.runs.js';
 import { deletePendingFilesJob } from './files/file-deletion.js';
+import { trashPurgeJob } from './trash/trash.service.js';
 import { processVideoJob } from './videos/video.jobs.js';
 import { playbackPieceJob } from './videos/video.playback.js';
 
@@ -15,4 +16,5 @@ export const jobDefinitions: AnyJobDefinition<AppContext>[] = [
   playbackPieceJob,
   analysisSegmentJob,
   analysisDetectJob,
+  trashPurgeJob,
 ];

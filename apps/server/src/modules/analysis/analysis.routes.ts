@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorSchema, projectErrorResponses } from '../../lib/openapi.js';
+import { errorSchema, noContent, projectErrorResponses } from '../../lib/openapi.js';
 import { pageSchema } from '../../lib/pagination.js';
 import { projectScope, videoScope } from '../../lib/project-scope.js';
 import { sendTables } from '../../lib/table-reply.js';
+import * as trash from '../trash/trash.service.js';
 import * as events from './analysis.events.js';
 import { projectSummaryTable } from './analysis.exports.js';
 import * as read from './analysis.read.js';
@@ -198,6 +199,25 @@ export default async function analysisRoutes(app: FastifyInstance) {
     async (request) => {
       const { video } = videoScope(request);
       return service.revokeAnalysis(ctx, video, request.params.analysis_uuid);
+    },
+  );
+
+  api.delete(
+    `${base}/:analysis_uuid/`,
+    {
+      onRequest: app.authenticate,
+      config: { access: 'member' },
+      schema: {
+        tags,
+        summary: 'Move a run to the trash with its events (revoked first if it is still running; member or above)',
+        params: analysisParams,
+        response: { 204: noContent, ...projectErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { user, video } = videoScope(request);
+      await trash.trashAnalysis(ctx, user.id, video, request.params.analysis_uuid);
+      return reply.status(204).send(null);
     },
   );
 

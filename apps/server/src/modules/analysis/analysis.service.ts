@@ -244,23 +244,36 @@ async function sendOrFail(context: AppContext, analysisUuid: string, send: () =>
 
 export async function revokeAnalysis(context: AppContext, video: VideoRow, analysisUuid: string) {
   const run = await findRunOfVideo(context, video, analysisUuid);
-  const [revoked] = await context.db
+  const revoked = await stopRuns(context, [run.analysisUuid]);
+  if (revoked.length === 0) {
+    throw conflict(`This run has already ${run.status === 'revoked' ? 'been revoked' : 'finished'}.`);
+  }
+  return getAnalysis(context, video, run.analysisUuid);
+}
+
+/**
+ * Revokes the runs still queued or running among these (a revoke, or a deletion taking them to the trash): their
+ * waiting jobs never start, running ones stop at their next status check. Answers the runs it revoked.
+ */
+export async function stopRuns(context: AppContext, analysisUuids: string[]): Promise<string[]> {
+  if (analysisUuids.length === 0) return [];
+  const revoked = await context.db
     .update(analyses)
     .set({ status: 'revoked', finishedAt: new Date() })
-    .where(and(eq(analyses.analysisUuid, run.analysisUuid), inArray(analyses.status, ['queued', 'running'])))
+    .where(and(inArray(analyses.analysisUuid, analysisUuids), inArray(analyses.status, ['queued', 'running'])))
     .returning({ analysisUuid: analyses.analysisUuid });
-  if (!revoked) throw conflict(`This run has already ${run.status === 'revoked' ? 'been revoked' : 'finished'}.`);
-  abortLocalRun(run.analysisUuid);
-  // Jobs still waiting never start; running ones stop at their next status check.
+  const uuids = revoked.map((row) => row.analysisUuid);
+  if (uuids.length === 0) return [];
+  for (const uuid of uuids) abortLocalRun(uuid);
   const segments = await context.db
     .select({ jobId: analysisSegments.jobId })
     .from(analysisSegments)
-    .where(eq(analysisSegments.analysisUuid, run.analysisUuid));
+    .where(inArray(analysisSegments.analysisUuid, uuids));
   const jobIds = segments.map((s) => s.jobId).filter((id): id is string => id !== null);
   await context.jobs.cancel(analysisSegmentJob.name, jobIds).catch((error: unknown) => {
-    context.logger.warn({ err: error, analysisUuid }, 'cancelling queued segment jobs failed');
+    context.logger.warn({ err: error, analysisUuids: uuids }, 'cancelling queued segment jobs failed');
   });
-  return getAnalysis(context, video, run.analysisUuid);
+  return uuids;
 }
 
 // ---- Preview ----

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorSchema, noContent, projectErrorResponses } from '../../lib/openapi.js';
 import { projectScope, videoScope } from '../../lib/project-scope.js';
+import * as trash from '../trash/trash.service.js';
 import { borisAggregatedEvents, exportTrackCsv, importTrackCsv } from './annotation.files.js';
 import { applyTrackPresets, projectTrackPresets } from './annotation.presets.js';
 import {
@@ -127,14 +128,15 @@ export default async function annotationRoutes(app: FastifyInstance) {
       config: { access: 'member' },
       schema: {
         tags,
-        summary: 'Delete a track with its ranges',
+        summary: 'Move a track with its ranges to the trash',
         description: ADDITION,
         params: annotationConfigParams,
         response: { 204: noContent, ...projectErrorResponses },
       },
     },
     async (request, reply) => {
-      await service.deleteConfig(ctx, videoScope(request).video, request.params.annotation_config_uuid);
+      const { user, video } = videoScope(request);
+      await trash.trashTrack(ctx, user.id, video, request.params.annotation_config_uuid);
       return reply.status(204).send(null);
     },
   );

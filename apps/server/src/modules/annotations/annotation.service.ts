@@ -202,13 +202,6 @@ export async function updateConfig(
   return getConfig(context, video, uuid);
 }
 
-export async function deleteConfig(context: AppContext, video: VideoRow, uuid: string) {
-  const track = await trackOrThrow(context, video, uuid);
-  await context.db
-    .delete(annotationConfigs)
-    .where(eq(annotationConfigs.annotationConfigUuid, track.annotationConfigUuid));
-}
-
 const rangesOf = (track: AnnotationConfigRow) => ({
   annotation_config_uuid: track.annotationConfigUuid,
   ranges: track.ranges,

@@ -3,11 +3,14 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { currentUser } from '../../lib/authenticate.js';
 import { readImageUpload } from '../../lib/image-upload.js';
 import { errorSchema, noContent, projectErrorResponses } from '../../lib/openapi.js';
-import { listQuerySchema, pageSchema } from '../../lib/pagination.js';
+import { pageSchema } from '../../lib/pagination.js';
 import { projectScope } from '../../lib/project-scope.js';
+import { deleteProjectQuery } from '../trash/trash.schemas.js';
+import * as trash from '../trash/trash.service.js';
 import {
   createProjectBody,
   patchProjectBody,
+  projectListQuery,
   projectParams,
   projectSchema,
   updateProjectBody,
@@ -26,8 +29,10 @@ export default async function projectRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: "The caller's projects",
-        description: 'Search matches the name; ordering: name, created_at, updated_at (prefix - to reverse).',
-        querystring: listQuerySchema,
+        description:
+          'Search matches the name; ordering: name, created_at, updated_at (prefix - to reverse). `deleted=true`: ' +
+          'the projects the caller owns that are in the trash instead (each with `trash`).',
+        querystring: projectListQuery,
         response: { 200: pageSchema(projectSchema), 400: errorSchema, 401: errorSchema },
       },
     },
@@ -109,13 +114,19 @@ export default async function projectRoutes(app: FastifyInstance) {
       config: { access: 'owner' },
       schema: {
         tags,
-        summary: 'Delete the project with its subjects, videos and files (owner only)',
+        summary: 'Move the project to the trash with everything in it (owner only; its name typed in confirm_name)',
+        description:
+          "Answers 400 unless `confirm_name` is the project's name. The project is then invisible (404) to everyone; " +
+          'its owner finds it under `GET /projects/?deleted=true` and restores it with `POST /projects/{p}/restore/` ' +
+          'until TRASH_DAYS have passed.',
         params: projectParams,
+        querystring: deleteProjectQuery,
         response: { 204: noContent, ...projectErrorResponses },
       },
     },
     async (request, reply) => {
-      await service.deleteProject(app.ctx, projectScope(request).project.projectUuid);
+      const { user, project } = projectScope(request);
+      await trash.trashProject(app.ctx, user.id, project, request.query.confirm_name);
       return reply.status(204).send(null);
     },
   );

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { projectPlans, projectStatuses, roles } from '../../db/schema.js';
+import { listQuerySchema } from '../../lib/pagination.js';
 import { subscriptionSchema } from '../billing/billing.schemas.js';
 
 const text = (max: number) => z.string().trim().max(max, `Must be at most ${max} characters.`);
@@ -44,6 +45,14 @@ export const patchProjectBody = z.object({
 
 export const projectParams = z.object({ project_uuid: z.string() });
 
+export const projectListQuery = listQuerySchema.extend({
+  deleted: z
+    .enum(['true', 'false'], { error: 'Use true or false.' })
+    .optional()
+    .describe("true: the caller's own projects in the trash"),
+});
+export type ProjectListQuery = z.infer<typeof projectListQuery>;
+
 export const userSummarySchema = z.object({
   id: z.number().int(),
   email: z.string(),
@@ -62,6 +71,10 @@ export const projectSchema = z.object({
   owner: userSummarySchema,
   counts: z.object({ subjects: z.number().int(), videos: z.number().int(), analyses: z.number().int() }),
   storage_bytes: z.number().describe('Bytes of every stored file of the project (originals and derived files)'),
+  trash: z
+    .object({ deleted_at: z.string(), purge_at: z.string() })
+    .nullable()
+    .describe('Set while the project is in the trash (`GET /projects/?deleted=true`): when it was deleted and purged'),
   created_at: z.string(),
   updated_at: z.string(),
 });

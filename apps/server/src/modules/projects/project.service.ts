@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
@@ -20,7 +20,7 @@ import { cancelSubscriptionOf, initialProjectStatus } from '../billing/billing.s
 import { deleteRowsAndFiles } from '../files/file-deletion.js';
 import { fileUrl } from '../files/file-urls.js';
 import { displayName } from '../users/user.serializer.js';
-import { PROJECT_ORDERING, type ProjectResponse } from './project.schemas.js';
+import { PROJECT_ORDERING, type ProjectListQuery, type ProjectResponse } from './project.schemas.js';
 
 // The subject, video and analysis counts are maintained on the project row by triggers (migrations 0013, 0014); the
 // storage figure is a correlated subquery (an index lookup; a page has at most 500 rows). Table names are spelled
@@ -90,6 +90,10 @@ async function toResponse(context: AppContext, row: ProjectQueryRow): Promise<Pr
       analyses: Number(row.analysisCount),
     },
     storage_bytes: Number(row.storageBytes),
+    trash:
+      project.deletedAt && project.purgeAt
+        ? { deleted_at: project.deletedAt.toISOString(), purge_at: project.purgeAt.toISOString() }
+        : null,
     created_at: project.createdAt.toISOString(),
     updated_at: project.updatedAt.toISOString(),
   };
@@ -116,6 +120,7 @@ function projectPage(db: Database, field: (typeof PROJECT_ORDERING)[number], des
     )
     .innerJoin(users, eq(users.id, projects.ownerId))
     .leftJoin(subscriptions, eq(subscriptions.projectUuid, projects.projectUuid))
+    .where(isNull(projects.deletedAt))
     .orderBy(descending ? desc(column) : asc(column), asc(projects.projectUuid))
     .limit(sql.placeholder('limit'))
     .offset(sql.placeholder('offset'))
@@ -127,10 +132,11 @@ function countProjects(context: AppContext, userId: number, where: SQL | undefin
     .select({ value: count() })
     .from(projects)
     .innerJoin(memberships, and(eq(memberships.projectUuid, projects.projectUuid), eq(memberships.userId, userId)))
-    .where(where);
+    .where(and(isNull(projects.deletedAt), where));
 }
 
-export async function listProjects(context: AppContext, userId: number, query: ListQuery, url: string) {
+export async function listProjects(context: AppContext, userId: number, query: ProjectListQuery, url: string) {
+  if (query.deleted === 'true') return listDeletedProjects(context, userId, query, url);
   const { field, descending } = parseOrdering(query.ordering, PROJECT_ORDERING, 'name');
   const offset = (query.page - 1) * query.page_size;
   let rows: ProjectQueryRow[];
@@ -147,13 +153,38 @@ export async function listProjects(context: AppContext, userId: number, query: L
     const where = ilike(projects.name, likePattern(query.search));
     total = (await countProjects(context, userId, where))[0]?.value ?? 0;
     rows = await selectProjects(context, userId)
-      .where(where)
+      .where(and(isNull(projects.deletedAt), where))
       .orderBy(descending ? desc(column) : asc(column), asc(projects.projectUuid))
       .limit(query.page_size)
       .offset(offset);
   }
   const results = await Promise.all(rows.map((row) => toResponse(context, row)));
   return toPage(url, context.config.publicUrl, query, total, results);
+}
+
+/** `?deleted=true`: the projects the caller owns that are in the trash, most recently deleted first. */
+async function listDeletedProjects(context: AppContext, userId: number, query: ListQuery, url: string) {
+  const where = and(
+    isNotNull(projects.deletedAt),
+    eq(projects.ownerId, userId),
+    query.search ? ilike(projects.name, likePattern(query.search)) : undefined,
+  );
+  const [total] = await countDeleted(context, userId, where);
+  const rows = await selectProjects(context, userId)
+    .where(where)
+    .orderBy(desc(projects.deletedAt), asc(projects.projectUuid))
+    .limit(query.page_size)
+    .offset((query.page - 1) * query.page_size);
+  const results = await Promise.all(rows.map((row) => toResponse(context, row)));
+  return toPage(url, context.config.publicUrl, query, total?.value ?? 0, results);
+}
+
+function countDeleted(context: AppContext, userId: number, where: SQL | undefined) {
+  return context.db
+    .select({ value: count() })
+    .from(projects)
+    .innerJoin(memberships, and(eq(memberships.projectUuid, projects.projectUuid), eq(memberships.userId, userId)))
+    .where(where);
 }
 
 function projectDetail(db: Database) {
@@ -225,7 +256,10 @@ export async function updateProject(
   return getProject(context, userId, project.projectUuid);
 }
 
-/** Removes the project, its subjects, videos and every stored file; a paid subscription ends first. */
+/**
+ * Removes the project, its subjects, videos, trash and every stored file; a paid subscription ends first. Called
+ * by the trash's purge (a deleted project is in the trash until then).
+ */
 export async function deleteProject(context: AppContext, projectUuid: string): Promise<void> {
   await cancelSubscriptionOf(context, projectUuid);
   await deleteRowsAndFiles(context, [projectStoragePrefix(projectUuid)], async (tx) => {

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { noContent, projectErrorResponses } from '../../lib/openapi.js';
 import { listQuerySchema, pageSchema } from '../../lib/pagination.js';
 import { projectScope, subjectScope } from '../../lib/project-scope.js';
+import * as trash from '../trash/trash.service.js';
 import {
   bulkDeleteBody,
   createSubjectBody,
@@ -58,17 +59,19 @@ export default async function subjectRoutes(app: FastifyInstance) {
   api.post(
     '/projects/:project_uuid/subjects/bulk-delete/',
     {
-      config: { access: 'member' },
+      config: { access: 'admin' },
       schema: {
         tags,
-        summary: 'Delete several subjects with their videos and files; all or nothing (member or above)',
+        summary:
+          'Move several subjects to the trash with their videos, runs and tracks; all or nothing (owner or admin: a bulk delete)',
         params: subjectListParams,
         body: bulkDeleteBody,
         response: { 204: noContent, ...projectErrorResponses },
       },
     },
     async (request, reply) => {
-      await service.bulkDeleteSubjects(app.ctx, projectScope(request).project.projectUuid, request.body.subject_uuids);
+      const { user, project } = projectScope(request);
+      await trash.trashSubjects(app.ctx, user.id, project.projectUuid, request.body.subject_uuids);
       return reply.status(204).send(null);
     },
   );
@@ -113,13 +116,14 @@ export default async function subjectRoutes(app: FastifyInstance) {
       config: { access: 'member' },
       schema: {
         tags,
-        summary: 'Delete a subject with its videos and files (member or above)',
+        summary: 'Move a subject to the trash with its videos, runs and tracks (member or above)',
         params: subjectParams,
         response: { 204: noContent, ...projectErrorResponses },
       },
     },
     async (request, reply) => {
-      await service.deleteSubject(app.ctx, subjectScope(request).subject);
+      const { user, subject } = subjectScope(request);
+      await trash.trashSubject(app.ctx, user.id, subject);
       return reply.status(204).send(null);
     },
   );

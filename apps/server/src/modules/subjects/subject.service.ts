@@ -1,14 +1,10 @@
-import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import type { Database } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { arrayRows, isoTimestamp } from '../../db/prepared.js';
-import { subjects, videos } from '../../db/schema.js';
-import { isUuid } from '../../lib/access.js';
+import { subjects } from '../../db/schema.js';
 import { fieldError } from '../../lib/errors.js';
 import { type ListQuery, likePattern, parseOrdering, toPage } from '../../lib/pagination.js';
-import { videoStoragePrefixes } from '../../lib/storage-keys.js';
-import { deleteRowsAndFiles, scheduleFileDeletion } from '../files/file-deletion.js';
 import type { SubjectRow } from './subject.lookup.js';
 import { SUBJECT_ORDERING, type SubjectResponse } from './subject.schemas.js';
 
@@ -157,55 +153,4 @@ export async function updateSubject(
     throw error;
   }
   return getSubject(context, subject.subjectUuid);
-}
-
-/**
- * Within the deleting transaction: records the files of the subjects' videos for deletion. A subject has no storage
- * prefix of its own — files are keyed by video, and a video moved here from another subject keeps its keys.
- */
-async function scheduleVideoFilesOf(tx: Database, subjectUuids: string[]) {
-  const owned = await tx
-    .select({
-      projectUuid: videos.projectUuid,
-      videoUuid: videos.videoUuid,
-      legacyStoragePrefix: videos.legacyStoragePrefix,
-    })
-    .from(videos)
-    .where(inArray(videos.subjectUuid, subjectUuids));
-  await scheduleFileDeletion(tx, owned.flatMap(videoStoragePrefixes));
-}
-
-export async function deleteSubject(context: AppContext, subject: SubjectRow): Promise<void> {
-  await deleteRowsAndFiles(context, [], async (tx) => {
-    await scheduleVideoFilesOf(tx, [subject.subjectUuid]);
-    await tx.delete(subjects).where(eq(subjects.subjectUuid, subject.subjectUuid));
-  });
-}
-
-/** Deletes every listed subject of the project, or none: an unknown id fails the whole request. */
-export async function bulkDeleteSubjects(
-  context: AppContext,
-  projectUuid: string,
-  subjectUuids: string[],
-): Promise<void> {
-  const wanted = [...new Set(subjectUuids)];
-  const malformed = wanted.filter((id) => !isUuid(id));
-  const found = malformed.length
-    ? []
-    : await context.db
-        .select({ subjectUuid: subjects.subjectUuid })
-        .from(subjects)
-        .where(and(eq(subjects.projectUuid, projectUuid), inArray(subjects.subjectUuid, wanted)));
-  const known = new Set(found.map((row) => row.subjectUuid));
-  const missing = wanted.filter((id) => !known.has(id));
-  if (missing.length > 0) {
-    throw fieldError(
-      'subject_uuids',
-      `Unknown subject(s) in this project: ${missing.join(', ')}. Nothing was deleted.`,
-    );
-  }
-  await deleteRowsAndFiles(context, [], async (tx) => {
-    await scheduleVideoFilesOf(tx, wanted);
-    await tx.delete(subjects).where(and(eq(subjects.projectUuid, projectUuid), inArray(subjects.subjectUuid, wanted)));
-  });
 }

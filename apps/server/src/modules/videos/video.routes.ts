@@ -9,6 +9,7 @@ import { listQuerySchema, pageSchema } from '../../lib/pagination.js';
 import { projectScope, subjectScope, videoScope } from '../../lib/project-scope.js';
 import { multipartUploadsDir } from '../../lib/storage-keys.js';
 import { projectParams } from '../projects/project.schemas.js';
+import * as trash from '../trash/trash.service.js';
 import {
   batchDestroyBody,
   patchVideoBody,
@@ -118,17 +119,19 @@ export default async function videoRoutes(app: FastifyInstance) {
     `${base}/batch_destroy/`,
     {
       onRequest: app.authenticate,
-      config: { access: 'member' },
+      config: { access: 'admin' },
       schema: {
         tags,
-        summary: 'Delete several videos with their files; all or nothing (member or above)',
+        summary:
+          'Move several videos to the trash with their runs and tracks; all or nothing (owner or admin: a bulk delete)',
         params: videoListParams,
         body: batchDestroyBody,
         response: { 204: noContent, ...projectErrorResponses },
       },
     },
     async (request, reply) => {
-      await service.batchDestroyVideos(ctx, subjectScope(request).subject, request.body.video_uuids);
+      const { user, subject } = subjectScope(request);
+      await trash.trashVideos(ctx, user.id, subject, request.body.video_uuids);
       return reply.status(204).send(null);
     },
   );
@@ -183,13 +186,14 @@ export default async function videoRoutes(app: FastifyInstance) {
       config: { access: 'member' },
       schema: {
         tags,
-        summary: 'Delete a video with all its files (member or above)',
+        summary: 'Move a video to the trash with its runs and tracks; files are kept until the purge (member or above)',
         params: videoParams,
         response: { 204: noContent, ...projectErrorResponses },
       },
     },
     async (request, reply) => {
-      await service.deleteVideo(ctx, videoScope(request).video);
+      const { user, video } = videoScope(request);
+      await trash.trashVideo(ctx, user.id, video);
       return reply.status(204).send(null);
     },
   );

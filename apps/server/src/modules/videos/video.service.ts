@@ -1,12 +1,11 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { and, asc, count, eq, inArray, lt, notInArray, sql } from 'drizzle-orm';
+import { and, asc, count, eq, lt, notInArray, sql } from 'drizzle-orm';
 import { UnreadableVideoError } from '../../adapters/media/media.js';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
 import { preparedOnce } from '../../db/prepared.js';
 import { analyses, videos } from '../../db/schema.js';
-import { isUuid } from '../../lib/access.js';
 import { conflict, fieldError, HttpError, notFound } from '../../lib/errors.js';
 import { type ListQuery, likePattern, parseOrdering, toPage } from '../../lib/pagination.js';
 import { tusPartsDir, videoKeys, videoStoragePrefixes } from '../../lib/storage-keys.js';
@@ -359,29 +358,6 @@ export async function deleteVideo(context: AppContext, video: VideoRow): Promise
     await tx.delete(videos).where(eq(videos.videoUuid, video.videoUuid));
   });
   if (video.status === 'uploading') await removeTusParts(context, [video.videoUuid]);
-}
-
-/** Deletes every listed video of the subject, or none: an unknown id fails the whole request. */
-export async function batchDestroyVideos(context: AppContext, subject: SubjectRow, videoUuids: string[]) {
-  const wanted = [...new Set(videoUuids)];
-  const found = wanted.every(isUuid)
-    ? await context.db
-        .select()
-        .from(videos)
-        .where(and(eq(videos.subjectUuid, subject.subjectUuid), inArray(videos.videoUuid, wanted)))
-    : [];
-  const known = new Set(found.map((row) => row.videoUuid));
-  const missing = wanted.filter((id) => !known.has(id));
-  if (missing.length > 0) {
-    throw fieldError('video_uuids', `Unknown video(s) in this subject: ${missing.join(', ')}. Nothing was deleted.`);
-  }
-  await deleteRowsAndFiles(context, found.flatMap(videoStoragePrefixes), async (tx) => {
-    await tx.delete(videos).where(and(eq(videos.subjectUuid, subject.subjectUuid), inArray(videos.videoUuid, wanted)));
-  });
-  await removeTusParts(
-    context,
-    found.filter((row) => row.status === 'uploading').map((row) => row.videoUuid),
-  );
 }
 
 /** Forgets resumable uploads abandoned for longer than UPLOAD_EXPIRY_MS: their rows and their parts. */
