@@ -1,27 +1,15 @@
+import type { ApiResponse } from '@app/api';
 import { queryOptions } from '@tanstack/react-query';
 import type { Project } from '@/features/projects/api';
 import { apiRequest, type ListParams, type Page, requireParam } from '@/lib/api-client';
 
-export type TrashKind = 'project' | 'subject' | 'video' | 'analysis' | 'annotation_track';
-
-/** One deleted object kept in a project's trash (GET /projects/{p}/trash/). */
-export interface TrashItem {
-  /** The deleted object's own uuid. */
-  item_uuid: string;
-  kind: TrashKind;
-  name: string;
-  deleted_by: { id: number; email: string; display_name: string } | null;
-  deleted_at: string;
-  purge_at: string;
-  /** The subject it was under (the subject itself for a subject), and the video likewise. */
-  subject_uuid: string | null;
-  video_uuid: string | null;
-  /** What it took with it and brings back. */
-  contains: { videos: number; analyses: number; events: number; annotation_tracks: number };
-}
+// Shapes come from the server's OpenAPI document (packages/api).
+/** One deleted object kept in a project's trash (GET /projects/{p}/trash/), with what it took along. */
+export type TrashItem = ApiResponse<'/api/projects/{project_uuid}/trash/{item_uuid}/restore/', 'post'>;
+export type TrashKind = TrashItem['kind'];
 
 /** One of the owner's deleted projects (GET /projects/?deleted=true): `trash` says when it was deleted and purged. */
-export type DeletedProject = Project & { trash?: { deleted_at: string; purge_at: string } | null };
+export type DeletedProject = Project;
 
 /** Days a deleted object is kept when the server does not say otherwise (TRASH_DAYS' default). */
 export const DEFAULT_TRASH_DAYS = 30;
