@@ -63,7 +63,7 @@ export function TrashPage({ projectUuid }: { projectUuid: string }) {
               <TableHead className="hidden md:table-cell">Deleted by</TableHead>
               <TableHead className="hidden sm:table-cell">Deleted</TableHead>
               <TableHead>Purged on</TableHead>
-              <TableHead className="w-28 pr-4">
+              <TableHead className="w-px pr-4">
                 <span className="sr-only">Actions</span>
               </TableHead>
             </TableRow>
@@ -168,7 +168,7 @@ function TrashRow({
       <TableCell className="text-muted-foreground" data-testid="trash-purge">
         {formatDate(item.purge_at)}
       </TableCell>
-      <TableCell className="pr-4 text-right">
+      <TableCell className="whitespace-nowrap pr-4 text-right">
         {canRestore ? (
           <Button
             variant="outline"
