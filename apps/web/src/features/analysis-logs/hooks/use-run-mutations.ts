@@ -43,7 +43,7 @@ export function useDeleteRun(projectUuid: string) {
       queryClient.removeQueries({ queryKey: analysisKeys.run(run.analysis_uuid) });
       void queryClient.invalidateQueries({ queryKey: analysisKeys.all });
       void queryClient.invalidateQueries({ queryKey: projectKeys.detail(projectUuid) });
-      void queryClient.invalidateQueries({ queryKey: trashKeys.all, refetchType: 'all' });
+      void queryClient.invalidateQueries({ queryKey: trashKeys.lists(), refetchType: 'all' });
       toast.success('Run deleted');
     },
   });

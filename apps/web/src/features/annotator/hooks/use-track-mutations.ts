@@ -39,7 +39,7 @@ export function useTrackMutations(ref: AnnotationVideoRef) {
     mutationFn: (uuid: string) => annotationsApi.deleteTrack(ref, uuid),
     onSuccess: (_, uuid) => {
       setTracks((tracks) => tracks.filter((t) => t.annotation_config_uuid !== uuid));
-      void client.invalidateQueries({ queryKey: trashKeys.all, refetchType: 'all' });
+      void client.invalidateQueries({ queryKey: trashKeys.lists(), refetchType: 'all' });
     },
   });
   const applyPresets = useMutation({

@@ -53,7 +53,7 @@ export function useDeleteProject() {
     onSuccess: (_data, { projectUuid }) => {
       queryClient.removeQueries({ queryKey: projectKeys.detail(projectUuid) });
       void queryClient.invalidateQueries({ queryKey: projectKeys.lists() });
-      void queryClient.invalidateQueries({ queryKey: trashKeys.all, refetchType: 'all' });
+      void queryClient.invalidateQueries({ queryKey: trashKeys.deletedProjects(), refetchType: 'all' });
     },
   });
 }

@@ -8,9 +8,8 @@ function useInvalidateSubjects(projectUuid: string) {
   const queryClient = useQueryClient();
   return () => {
     void queryClient.invalidateQueries({ queryKey: subjectKeys.all });
-    // Counts on the project (dashboard, details) change with subjects; deleted ones wait in the trash.
+    // Counts on the project (dashboard, details) change with subjects.
     void queryClient.invalidateQueries({ queryKey: projectKeys.detail(projectUuid) });
-    void queryClient.invalidateQueries({ queryKey: trashKeys.all, refetchType: 'all' });
   };
 }
 
@@ -40,6 +39,7 @@ export function useUpdateSubject(projectUuid: string, subjectUuid: string) {
 
 export function useDeleteSubjects(projectUuid: string) {
   const invalidate = useInvalidateSubjects(projectUuid);
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (subjectUuids: string[]) =>
       subjectUuids.length === 1
@@ -47,6 +47,8 @@ export function useDeleteSubjects(projectUuid: string) {
         : subjectsApi.bulkDelete(projectUuid, subjectUuids),
     onSuccess: (_data, subjectUuids) => {
       invalidate();
+      // Deleted subjects wait in the project's trash.
+      void queryClient.invalidateQueries({ queryKey: trashKeys.lists(), refetchType: 'all' });
       toast.success(subjectUuids.length === 1 ? 'Subject deleted' : `${subjectUuids.length} subjects deleted`);
     },
   });

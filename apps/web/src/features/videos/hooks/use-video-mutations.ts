@@ -28,7 +28,7 @@ export function useDeleteVideos(projectUuid: string, subjectUuid: string) {
       void queryClient.invalidateQueries({ queryKey: videoKeys.all });
       void queryClient.invalidateQueries({ queryKey: subjectKeys.all });
       void queryClient.invalidateQueries({ queryKey: projectKeys.detail(projectUuid) });
-      void queryClient.invalidateQueries({ queryKey: trashKeys.all, refetchType: 'all' });
+      void queryClient.invalidateQueries({ queryKey: trashKeys.lists(), refetchType: 'all' });
       toast.success(videoUuids.length === 1 ? 'Video deleted' : `${videoUuids.length} videos deleted`);
     },
   });
