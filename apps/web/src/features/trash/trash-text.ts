@@ -1,4 +1,4 @@
-import type { TrashKind } from './api';
+import type { TrashItem, TrashKind } from './api';
 
 export const KIND_LABELS: Record<TrashKind, string> = {
   project: 'Project',
@@ -21,18 +21,20 @@ export function emptyTrashWarning(count: number): string {
   return `${count} ${plural(count, 'item is', 'items are')} purged for good, with ${plural(count, 'its', 'their')} files. This cannot be undone.`;
 }
 
-/** What a deleted item took with it: "2 videos · 3 runs · 41 events · 1 track" (empty when nothing). */
-export function containsSummary(contains: {
-  videos: number;
-  analyses: number;
-  events: number;
-  annotation_tracks: number;
-}): string {
-  const parts: string[] = [];
-  if (contains.videos) parts.push(`${contains.videos} ${plural(contains.videos, 'video', 'videos')}`);
-  if (contains.analyses) parts.push(`${contains.analyses} ${plural(contains.analyses, 'run', 'runs')}`);
-  if (contains.events) parts.push(`${contains.events} ${plural(contains.events, 'event', 'events')}`);
-  if (contains.annotation_tracks)
-    parts.push(`${contains.annotation_tracks} ${plural(contains.annotation_tracks, 'track', 'tracks')}`);
-  return parts.join(' · ');
+/**
+ * What a deleted item took with it, itself left out: "2 videos · 3 runs · 41 events · 1 track" (empty when nothing).
+ * The server's counts include the item (a video's `videos` is 1).
+ */
+export function containsSummary(item: Pick<TrashItem, 'kind' | 'contains'>): string {
+  const self = (kind: TrashKind) => (item.kind === kind ? 1 : 0);
+  const counts: [number, string, string][] = [
+    [item.contains.videos - self('video'), 'video', 'videos'],
+    [item.contains.analyses - self('analysis'), 'run', 'runs'],
+    [item.contains.events, 'event', 'events'],
+    [item.contains.annotation_tracks - self('annotation_track'), 'track', 'tracks'],
+  ];
+  return counts
+    .filter(([count]) => count > 0)
+    .map(([count, one, many]) => `${count} ${plural(count, one, many)}`)
+    .join(' · ');
 }

@@ -105,7 +105,14 @@ describe('the Trash page', { timeout: 30_000 }, () => {
     serve({
       items: [
         item(SUBJECT, { contains: { videos: 1, analyses: 2, events: 14, annotation_tracks: 1 } }),
-        item(VIDEO, { kind: 'video', name: 'Session 1', subject_uuid: SUBJECT, video_uuid: VIDEO, deleted_by: null }),
+        item(VIDEO, {
+          kind: 'video',
+          name: 'Session 1',
+          subject_uuid: SUBJECT,
+          video_uuid: VIDEO,
+          deleted_by: null,
+          contains: { videos: 1, analyses: 0, events: 0, annotation_tracks: 0 },
+        }),
         item('dddddddd-0000-4000-8000-000000000004', { kind: 'analysis', name: 'Movement detection of Session 2' }),
         item('eeeeeeee-0000-4000-8000-000000000005', { kind: 'annotation_track', name: 'Grooming' }),
       ],

@@ -58,11 +58,11 @@ export function TrashPage({ projectUuid }: { projectUuid: string }) {
         <Table aria-busy={isFetching} aria-label="Trash">
           <TableHeader className="bg-muted/40">
             <TableRow className="hover:bg-transparent">
-              <TableHead className="pl-4">Kind</TableHead>
-              <TableHead>Name</TableHead>
-              <TableHead className="hidden md:table-cell">Deleted by</TableHead>
-              <TableHead className="hidden sm:table-cell">Deleted</TableHead>
-              <TableHead>Purged on</TableHead>
+              <TableHead className="hidden pl-4 sm:table-cell">Kind</TableHead>
+              <TableHead className="pl-4 sm:pl-2">Name</TableHead>
+              <TableHead className="hidden lg:table-cell">Deleted by</TableHead>
+              <TableHead className="hidden md:table-cell">Deleted</TableHead>
+              <TableHead className="hidden sm:table-cell">Purged on</TableHead>
               <TableHead className="w-px pr-4">
                 <span className="sr-only">Actions</span>
               </TableHead>
@@ -143,32 +143,37 @@ function TrashRow({
   restoring: boolean;
   onRestore: () => void;
 }) {
-  const withIt = item.contains ? containsSummary(item.contains) : '';
+  const kind = KIND_LABELS[item.kind] ?? item.kind;
+  const withIt = containsSummary(item);
   return (
     <TableRow data-testid="trash-row" data-item={item.item_uuid}>
-      <TableCell className="pl-4">
-        <Badge variant="secondary">{KIND_LABELS[item.kind] ?? item.kind}</Badge>
+      <TableCell className="hidden pl-4 sm:table-cell">
+        <Badge variant="secondary">{kind}</Badge>
       </TableCell>
-      <TableCell className="max-w-72">
-        <p className="truncate font-medium" data-testid="trash-name">
+      <TableCell className="min-w-0 whitespace-normal pl-4 sm:max-w-72 sm:pl-2">
+        <p className="break-words font-medium sm:truncate" data-testid="trash-name">
           {item.name}
         </p>
         {withIt ? (
-          <p className="truncate text-muted-foreground text-xs" data-testid="trash-contains">
+          <p className="text-muted-foreground text-xs sm:truncate" data-testid="trash-contains">
             With {withIt}
           </p>
         ) : null}
+        {/* Phones: the columns left out, in one line. */}
+        <p className="text-muted-foreground text-xs sm:hidden">
+          {kind} · purged on {formatDate(item.purge_at)}
+        </p>
       </TableCell>
-      <TableCell className="hidden text-muted-foreground md:table-cell" data-testid="trash-by">
+      <TableCell className="hidden text-muted-foreground lg:table-cell" data-testid="trash-by">
         {item.deleted_by?.display_name || '—'}
       </TableCell>
-      <TableCell className="hidden text-muted-foreground sm:table-cell" data-testid="trash-deleted">
+      <TableCell className="hidden text-muted-foreground md:table-cell" data-testid="trash-deleted">
         {formatDate(item.deleted_at)}
       </TableCell>
-      <TableCell className="text-muted-foreground" data-testid="trash-purge">
+      <TableCell className="hidden text-muted-foreground sm:table-cell" data-testid="trash-purge">
         {formatDate(item.purge_at)}
       </TableCell>
-      <TableCell className="whitespace-nowrap pr-4 text-right">
+      <TableCell className="pr-4 text-right">
         {canRestore ? (
           <Button
             variant="outline"
