@@ -89,6 +89,12 @@ function csvForm(content: string): Pick<InjectOptions, 'payload' | 'headers'> {
 /** Analysis endpoints of the access matrix. */
 export const accessMatrixAnalysisEndpoints: Endpoint[] = [
   {
+    name: 'DELETE analysis (to the trash)',
+    minimum: 'member',
+    prepare: withRun('succeeded'),
+    request: (f) => json('DELETE', runUrl(f)),
+  },
+  {
     name: 'GET project analysis list',
     minimum: 'viewer',
     request: (f) => json('GET', `/api/projects/${f.projectUuid}/analysis/`),

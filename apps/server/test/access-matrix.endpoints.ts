@@ -3,6 +3,7 @@ import { accessMatrixAgreementEndpoints } from './access-matrix.agreement.js';
 import { accessMatrixAnalysisEndpoints } from './access-matrix.analysis.js';
 import { accessMatrixAnnotationEndpoints } from './access-matrix.annotations.js';
 import { accessMatrixTeamEndpoints } from './access-matrix.team.js';
+import { accessMatrixTrashEndpoints } from './access-matrix.trash.js';
 import type { Endpoint } from './access-matrix.types.js';
 import { accessMatrixVideoEndpoints } from './access-matrix.videos.js';
 import { multipartFile, TINY_PNG } from './factories.js';
@@ -29,7 +30,12 @@ const projectEndpoints: Endpoint[] = [
     minimum: 'admin',
     request: (f) => json('PATCH', `/api/projects/${f.projectUuid}/`, { metadata: { description: 'd' } }),
   },
-  { name: 'DELETE project', minimum: 'owner', request: (f) => json('DELETE', `/api/projects/${f.projectUuid}/`) },
+  {
+    name: 'DELETE project',
+    minimum: 'owner',
+    request: (f) =>
+      json('DELETE', `/api/projects/${f.projectUuid}/?confirm_name=${encodeURIComponent(f.projectName ?? '')}`),
+  },
   {
     name: 'POST upload_logo',
     minimum: 'admin',
@@ -46,7 +52,7 @@ const projectEndpoints: Endpoint[] = [
   },
   {
     name: 'POST subjects/bulk-delete',
-    minimum: 'member',
+    minimum: 'admin',
     request: (f) =>
       json('POST', `/api/projects/${f.projectUuid}/subjects/bulk-delete/`, { subject_uuids: [f.subjectUuid] }),
   },
@@ -78,6 +84,7 @@ export const accessMatrixEndpoints: Endpoint[] = [
   ...accessMatrixTeamEndpoints,
   ...accessMatrixVideoEndpoints,
   ...accessMatrixAnalysisEndpoints,
+  ...accessMatrixTrashEndpoints,
   ...accessMatrixAnnotationEndpoints,
   ...accessMatrixAgreementEndpoints,
 ];

@@ -69,7 +69,7 @@ describe('access to every project-scoped endpoint', () => {
       .insert(subjects)
       .values({ projectUuid: project.project_uuid, name: 'S1' })
       .returning();
-    return { projectUuid: project.project_uuid, subjectUuid: subject!.subjectUuid };
+    return { projectUuid: project.project_uuid, subjectUuid: subject!.subjectUuid, projectName: project.name };
   }
 
   for (const state of ['active', 'locked', 'draft'] as const) {
@@ -86,7 +86,7 @@ describe('access to every project-scoped endpoint', () => {
               headers: { ...(options.headers as Record<string, string>), ...user.headers },
             });
             const expected =
-              who === 'outsider'
+              who === 'outsider' || (who !== 'owner' && endpoint.hiddenFrom?.includes(who))
                 ? { status: [404], body: { errors: 'Not found.' } }
                 : ladder.indexOf(who) < ladder.indexOf(endpoint.minimum)
                   ? { status: [403] }

@@ -17,6 +17,10 @@ export interface Fixture {
   analysisUuid?: string;
   /** Set by endpoints that need an annotation track. */
   annotationConfigUuid?: string;
+  /** Set by endpoints that need something in the trash (its item uuid). */
+  trashItemUuid?: string;
+  /** The project's name (deleting a project asks for it). */
+  projectName?: string;
   /** Set by endpoints that act on another member (change a role, remove, transfer ownership). */
   targetUserId?: number;
 }
@@ -29,6 +33,8 @@ export interface Endpoint {
    * changes): `process` waits on a draft project, `renew` works on a locked one.
    */
   work?: Exclude<ProjectWork, 'read' | 'change'>;
+  /** Roles below `minimum` that see 404 instead of 403 (a deleted project is hidden from all but its owner). */
+  hiddenFrom?: MatrixRole[];
   /** Roles at or above `minimum` that a rule still refuses with 403 (the owner cannot leave). */
   refuses?: MatrixRole[];
   /** Extra setup (e.g. a video) before the request. */

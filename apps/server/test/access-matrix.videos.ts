@@ -54,7 +54,7 @@ export const accessMatrixVideoEndpoints: Endpoint[] = [
   },
   {
     name: 'POST videos/batch_destroy',
-    minimum: 'member',
+    minimum: 'admin',
     prepare: withVideo,
     request: (f) => json('POST', `${videosUrl(f)}batch_destroy/`, { video_uuids: [f.videoUuid] }),
   },

@@ -69,8 +69,8 @@ export async function requireProjectRole(
 }
 
 /**
- * A project in the trash is a 404 to everyone, like one that does not exist; only routes that act on the trashed
- * project itself (restoring it: `inTrash`) see it.
+ * A project in the trash is a 404 to everyone, like one that does not exist; only its owner, on the routes that act
+ * on the trashed project itself (restoring it: `inTrash`), sees it.
  */
 function authorize(
   context: AppContext,
@@ -80,7 +80,7 @@ function authorize(
   inTrash: boolean,
 ): { project: ProjectRow; role: Role } {
   if (!row?.project || !row.role) throw notFound();
-  if (row.project.deletedAt && !inTrash) throw notFound();
+  if (row.project.deletedAt && !(inTrash && row.role === 'owner')) throw notFound();
   if (!roleAtLeast(row.role, minimum)) throw forbidden(roleMessage(minimum));
   assertProjectAllows(context, row.project, work);
   return { project: row.project, role: row.role };

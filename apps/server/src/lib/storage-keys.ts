@@ -79,6 +79,15 @@ export function analysisStoragePrefixes(run: {
   return [current, ...legacy];
 }
 
+/**
+ * The project and video a stored key belongs to (either layout), read back from the key; null for keys outside
+ * `projects/` (avatars).
+ */
+export function ownersOfKey(key: string): { projectUuid: string; videoUuid: string | null } | null {
+  const match = /^projects\/([0-9a-f-]{36})\/(?:(?:subjects\/[0-9a-f-]{36}\/)?videos\/([0-9a-f-]{36})\/)?/.exec(key);
+  return match ? { projectUuid: match[1]!, videoUuid: match[2] ?? null } : null;
+}
+
 /** Keys of a run's outputs: the series (Float64 values, times when imported with its own), its CSV, its segments. */
 export function analysisKeys(run: { projectUuid: string; videoUuid: string; analysisUuid: string }) {
   const prefix = analysisStoragePrefix(run);

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../../lib/errors.js';
+import { storedFileIsLive } from '../trash/trash.service.js';
 
 const contentTypes: Record<string, string> = {
   '.png': 'image/png',
@@ -37,6 +38,8 @@ export default async function fileRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const claims = await app.ctx.tokens.verify(request.params.token, 'file');
       if (!claims?.res) throw notFound();
+      // A file of something in the trash is not served (it comes back with a restore).
+      if (!(await storedFileIsLive(app.ctx, claims.res))) throw notFound();
       const info = await app.ctx.storage.stat(claims.res);
       if (!info) throw notFound();
       const stream = await app.ctx.storage.read(claims.res);

@@ -225,7 +225,8 @@ export async function acceptInvitation(
   }
   // Joining is a change like any other: a locked project takes new members once it is renewed.
   const [project] = await context.db.select().from(projects).where(eq(projects.projectUuid, projectUuid)).limit(1);
-  if (!project) throw notFound();
+  // A project in the trash takes nobody in: to the invited person it does not exist.
+  if (!project || project.deletedAt) throw notFound();
   assertProjectAllows(context, project, 'change');
   await context.db.transaction(async (tx) => {
     await tx.insert(memberships).values({ projectUuid, userId: user.id, role: invitation.role }).onConflictDoNothing();

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, createUser, multipartFile, type TestUser, TINY_PNG } from '../../../test/factories.js';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
 import { analyses, projects, videos } from '../../db/schema.js';
+import { purgeDue } from '../trash/trash.service.js';
 
 describe('projects', () => {
   let t: TestApp;
@@ -362,17 +363,25 @@ describe('projects', () => {
     expect(existsSync(projectDir)).toBe(true);
     const deleted = await t.app.inject({
       method: 'DELETE',
-      url: `/api/projects/${project.project_uuid}/`,
+      url: `/api/projects/${project.project_uuid}/?confirm_name=Doomed`,
       headers: owner.headers,
     });
     expect(deleted.statusCode).toBe(204);
     expect(deleted.body).toBe('');
-    expect(existsSync(projectDir)).toBe(false);
     const gone = await t.app.inject({
       method: 'GET',
       url: `/api/projects/${project.project_uuid}/`,
       headers: owner.headers,
     });
     expect(gone.statusCode).toBe(404);
+    // In the trash until TRASH_DAYS have passed; then the purge removes every row and file.
+    expect(existsSync(projectDir)).toBe(true);
+    await t.ctx.db
+      .update(projects)
+      .set({ purgeAt: new Date(Date.now() - 1000) })
+      .where(eq(projects.projectUuid, project.project_uuid));
+    await purgeDue(t.ctx);
+    expect(existsSync(projectDir)).toBe(false);
+    expect(await t.ctx.db.select().from(projects).where(eq(projects.projectUuid, project.project_uuid))).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@ import { addMember, createUser, type TestUser } from '../../../test/factories.js
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
 import { pendingFileDeletions, projects, subjects, users, videos } from '../../db/schema.js';
 import { legacyVideoStoragePrefix, videoStoragePrefix } from '../../lib/storage-keys.js';
+import { deleteProject } from '../projects/project.service.js';
 
 describe('subjects', () => {
   let t: TestApp;
@@ -115,7 +116,13 @@ describe('subjects', () => {
     const files = path.join(t.dataDir, 'files');
     const [current] = await t.ctx.db
       .insert(videos)
-      .values({ projectUuid, subjectUuid: subject.subject_uuid, name: 'now', originalFilename: 'now.mp4' })
+      .values({
+        projectUuid,
+        subjectUuid: subject.subject_uuid,
+        name: 'now',
+        originalFilename: 'now.mp4',
+        status: 'ready',
+      })
       .returning();
     const currentDir = path.join(files, videoStoragePrefix(current!));
     const legacyPrefix = legacyVideoStoragePrefix(projectUuid, subject.subject_uuid, 'old');
@@ -126,6 +133,7 @@ describe('subjects', () => {
         subjectUuid: subject.subject_uuid,
         name: 'old',
         originalFilename: 'old.mp4',
+        status: 'ready',
         legacyStoragePrefix: legacyPrefix,
       })
       .returning();
@@ -139,9 +147,18 @@ describe('subjects', () => {
       headers: owner.headers,
     });
     expect(response.statusCode).toBe(204);
+    expect(await t.ctx.db.select().from(videos).where(eq(videos.videoUuid, legacy!.videoUuid))).toEqual([]);
+    // In the trash the files stay; emptying it removes both layouts' folders.
+    expect(existsSync(currentDir)).toBe(true);
+    expect(existsSync(path.join(files, legacyPrefix))).toBe(true);
+    const emptied = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/projects/${projectUuid}/trash/`,
+      headers: owner.headers,
+    });
+    expect(emptied.statusCode).toBe(200);
     expect(existsSync(currentDir)).toBe(false);
     expect(existsSync(path.join(files, legacyPrefix))).toBe(false);
-    expect(await t.ctx.db.select().from(videos).where(eq(videos.videoUuid, legacy!.videoUuid))).toEqual([]);
     expect(await t.ctx.db.select().from(pendingFileDeletions)).toEqual([]);
   });
 
@@ -298,10 +315,8 @@ describe('subjects', () => {
     const [mine] = await t.ctx.db.select().from(projects).where(eq(projects.projectUuid, projectUuid));
     const mineRows = await t.ctx.db.select().from(subjects).where(eq(subjects.projectUuid, projectUuid));
     expect(mine!.subjectCount).toBe(mineRows.length);
-    // Deleting the project cascades to its subjects without tripping the triggers.
-    expect(
-      (await t.app.inject({ method: 'DELETE', url: `/api/projects/${other}/`, headers: owner.headers })).statusCode,
-    ).toBe(204);
+    // Deleting the project for good (the trash's purge) cascades to its subjects without tripping the triggers.
+    await deleteProject(t.ctx, other);
     expect(await t.ctx.db.select().from(subjects).where(eq(subjects.projectUuid, other))).toHaveLength(0);
   });
 

@@ -16,7 +16,7 @@ import type { JobDefinition } from '../../jobs/job-queue.js';
 import { isUuid, type ProjectRow } from '../../lib/access.js';
 import { badRequest, conflict, fieldError, notFound } from '../../lib/errors.js';
 import { toPage } from '../../lib/pagination.js';
-import { analysisStoragePrefixes, videoStoragePrefixes } from '../../lib/storage-keys.js';
+import { analysisStoragePrefixes, ownersOfKey, videoStoragePrefixes } from '../../lib/storage-keys.js';
 import { findRunOfVideo } from '../analysis/analysis.read.js';
 import { stopRuns } from '../analysis/analysis.service.js';
 import { deleteRowsAndFiles } from '../files/file-deletion.js';
@@ -33,6 +33,7 @@ import {
   restoreRows,
   type SnapshotIds,
   type SnapshotTable,
+  selectRows,
 } from './trash.snapshot.js';
 
 type TrashRow = typeof trashItems.$inferSelect;
@@ -311,6 +312,25 @@ const itemColumns = {
   item: trashItems,
   by: { id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName },
 };
+
+/**
+ * False when a stored file belongs to a project in the trash, or to a video or run that is not live (in the trash,
+ * or gone): signed file URLs stop working when what they show is deleted.
+ */
+export async function storedFileIsLive(context: AppContext, key: string): Promise<boolean> {
+  const owners = ownersOfKey(key);
+  if (!owners) return true;
+  const run = /\/analyses\/([0-9a-f-]{36})\//.exec(key)?.[1] ?? null;
+  const [row] = await selectRows<{ live: boolean }>(
+    context.db,
+    sql`select exists (
+          select 1 from projects p where p.project_uuid = ${owners.projectUuid} and p.deleted_at is null
+          and (${owners.videoUuid}::uuid is null or exists (select 1 from videos v where v.video_uuid = ${owners.videoUuid}::uuid))
+          and (${run}::uuid is null or exists (select 1 from analyses a where a.analysis_uuid = ${run}::uuid))
+        ) as live`,
+  );
+  return row?.live === true;
+}
 
 /** `GET /projects/{p}/trash/`: newest deletion first. */
 export async function listTrash(

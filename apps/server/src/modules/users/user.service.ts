@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, ilike, notExists, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, ilike, isNull, notExists, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { AppContext } from '../../context.js';
 import { invitations, memberships, projects, users } from '../../db/schema.js';
@@ -74,6 +74,8 @@ export async function listPendingInvitations(ctx: AppContext, user: UserRow, que
   const where = and(
     sql`lower(${invitations.email}) = lower(${user.email})`,
     eq(invitations.status, 'pending'),
+    // Not for a project in the trash.
+    isNull(projects.deletedAt),
     gt(invitations.expiresAt, new Date()),
     notExists(
       ctx.db

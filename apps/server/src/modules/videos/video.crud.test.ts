@@ -43,6 +43,11 @@ describe('videos: list, detail, update, delete, stream', () => {
   }
 
   const filesDir = () => path.join(t.dataDir, 'files');
+  /** Empties the project's trash (deleted videos keep their files until then). */
+  const purgeTrash = async () => {
+    const url = `/api/projects/${project.projectUuid}/trash/`;
+    expect((await t.app.inject({ method: 'DELETE', url, headers: owner.headers })).statusCode).toBe(200);
+  };
   const videoDir = (videoUuid: string) =>
     path.join(filesDir(), videoStoragePrefix({ projectUuid: project.projectUuid, videoUuid }));
 
@@ -226,7 +231,7 @@ describe('videos: list, detail, update, delete, stream', () => {
     expect((await t.app.inject({ method: 'GET', url, headers: owner.headers })).statusCode).toBe(404);
   });
 
-  it('deletes a video with all its files; viewers get 403', async () => {
+  it('deletes a video into the trash, and its files with the trash; viewers get 403', async () => {
     const video = await upload('Doomed');
     const url = `${project.videosUrl}${video.video_uuid}/`;
     expect(filesUnder(videoDir(video.video_uuid))).toEqual(['original.mp4']);
@@ -235,8 +240,10 @@ describe('videos: list, detail, update, delete, stream', () => {
     const deleted = await t.app.inject({ method: 'DELETE', url, headers: owner.headers });
     expect(deleted.statusCode).toBe(204);
     expect(deleted.body).toBe('');
-    expect(existsSync(videoDir(video.video_uuid))).toBe(false);
     expect(await t.ctx.db.select().from(videos).where(eq(videos.videoUuid, video.video_uuid))).toEqual([]);
+    expect(filesUnder(videoDir(video.video_uuid))).toEqual(['original.mp4']);
+    await purgeTrash();
+    expect(existsSync(videoDir(video.video_uuid))).toBe(false);
     expect(await t.ctx.db.select().from(pendingFileDeletions)).toEqual([]);
     expect((await t.app.inject({ method: 'DELETE', url, headers: owner.headers })).statusCode).toBe(404);
   });
@@ -282,6 +289,7 @@ describe('videos: list, detail, update, delete, stream', () => {
       payload: { video_uuids: [one.video_uuid, two.video_uuid] },
     });
     expect(done.statusCode).toBe(204);
+    await purgeTrash();
     expect(existsSync(videoDir(one.video_uuid))).toBe(false);
     expect(existsSync(videoDir(two.video_uuid))).toBe(false);
     const left = await t.ctx.db.select({ id: videos.videoUuid }).from(videos);

@@ -73,6 +73,13 @@ describe('videos on S3 storage', () => {
       headers: owner.headers,
     });
     expect(deleted.statusCode).toBe(204);
+    expect(await t.ctx.storage.stat(`${prefix}original.avi`)).not.toBeNull();
+    const emptied = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/projects/${project.projectUuid}/trash/`,
+      headers: owner.headers,
+    });
+    expect(emptied.statusCode).toBe(200);
     for (const name of ['original.avi', 'playback.mp4', 'thumbnail.jpg']) {
       expect(await t.ctx.storage.stat(prefix + name)).toBeNull();
     }
