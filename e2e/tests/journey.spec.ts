@@ -127,7 +127,8 @@ test('a newcomer registers, verifies, creates a project, uploads and plays a vid
     const fetchOriginal = window.fetch;
     window.fetch = async (input, init) => {
       const response = await fetchOriginal(input, init);
-      if (init?.method === 'DELETE' && String(input).endsWith(projectPath)) times.deleteAnsweredAt = performance.now();
+      const path = new URL(String(input), window.location.href).pathname;
+      if (init?.method === 'DELETE' && path === projectPath) times.deleteAnsweredAt = performance.now();
       return response;
     };
     const replaceOriginal = window.history.replaceState.bind(window.history);
@@ -138,8 +139,11 @@ test('a newcomer registers, verifies, creates a project, uploads and plays a vid
     };
   }, `/api/projects/${projectUuid}/`);
   const deleted = page.waitForResponse(
-    (r) => r.request().method() === 'DELETE' && r.url().endsWith(`/api/projects/${projectUuid}/`),
+    (r) => r.request().method() === 'DELETE' && new URL(r.url()).pathname === `/api/projects/${projectUuid}/`,
   );
+  // The project's name, typed exactly, unlocks the button (issue 19: one click no longer wipes a project).
+  await expect(confirm.getByRole('button', { name: 'Delete project' })).toBeDisabled();
+  await confirm.getByLabel('Type Twitch study to confirm').fill('Twitch study');
   await confirm.getByRole('button', { name: 'Delete project' }).click();
   expect((await deleted).status()).toBe(204);
   await expect(page.getByText('Project “Twitch study” deleted')).toBeVisible();
@@ -154,4 +158,6 @@ test('a newcomer registers, verifies, creates a project, uploads and plays a vid
   expect(redirectedAt! - deleteAnsweredAt!).toBeGreaterThanOrEqual(900);
   expect(await page.evaluate(() => localStorage.getItem('activeProjectUuid'))).toBeNull();
   await expect(page.getByRole('heading', { name: /^Welcome/ })).toBeVisible();
+  // It waits in the owner's deleted projects, restorable.
+  await expect(page.getByTestId('deleted-project').filter({ hasText: 'Twitch study' })).toBeVisible();
 });

@@ -1,4 +1,5 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { SectionError } from '@/components/layout/error-boundary';
@@ -149,5 +150,47 @@ describe('read-only projects', () => {
     expect(await screen.findByRole('link', { name: 'M12' })).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('button', { name: 'New subject' })).toBeNull());
     expect((screen.getByRole('checkbox', { name: 'Select M12' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('members delete subjects one at a time: selecting for a bulk delete is for owners and admins', {
+    timeout: 30_000,
+  }, async () => {
+    const subject = {
+      subject_uuid: 's1',
+      project_uuid: A,
+      name: 'M12',
+      group: 'control',
+      notes: '',
+      metadata: {},
+      video_count: 0,
+      created_at: '2026-01-01T00:00:00Z',
+      updated_at: '2026-01-01T00:00:00Z',
+    };
+    const user = userEvent.setup();
+    for (const role of ['member', 'admin'] as const) {
+      queryClient.clear();
+      sessionStore.reset();
+      const scoped = { ...project(A, 'Alpha'), role };
+      mockFetch({
+        'GET /api/projects/': () => json(page([scoped])),
+        [`GET /api/projects/${A}/`]: () => json(scoped),
+        [`GET /api/projects/${A}/subjects/`]: () => json(page([subject])),
+      });
+      localStorage.setItem('activeProjectUuid', A);
+      signedIn();
+      const view = renderApp(`/projects/${A}/subjects`);
+      expect(await screen.findByRole('link', { name: 'M12' })).toBeTruthy();
+      await waitFor(() => expect(screen.getByRole('button', { name: 'New subject' })).toBeTruthy());
+      const select = screen.getByRole('checkbox', { name: 'Select M12' }) as HTMLButtonElement;
+      expect(select.disabled).toBe(role === 'member');
+      if (role === 'admin') {
+        await user.click(select);
+        expect(await screen.findByRole('button', { name: 'Delete selected' })).toBeTruthy();
+      }
+      // Both still delete the one subject from its menu.
+      await user.click(screen.getByRole('button', { name: 'Actions for M12' }));
+      expect(await screen.findByRole('menuitem', { name: 'Delete' })).toBeTruthy();
+      view.unmount();
+    }
   });
 });

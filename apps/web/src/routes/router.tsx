@@ -14,6 +14,8 @@ const projectSections: RouteObject[] = [
   { path: 'annotator', lazy: () => import('./annotator') },
   // Not in the spec's route list: the Agreement view of issue 13 (ADR 010), reached from the tools by link.
   { path: 'agreement', lazy: () => import('./agreement') },
+  // Not in the spec's route list: the project's trash of issue 19 (deleted objects kept TRASH_DAYS, restorable).
+  { path: 'trash', lazy: () => import('./trash') },
 ];
 
 function RewritePending() {

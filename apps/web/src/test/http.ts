@@ -9,7 +9,10 @@ export function json(body: unknown, status = 200): Response {
   });
 }
 
-/** Stubs fetch with a router of "METHOD path" → handler; unknown calls answer 404 and are recorded. */
+/**
+ * Stubs fetch with a router of "METHOD path" → handler ("METHOD path?query" matches that exact URL first); unknown
+ * calls answer 404 and are recorded.
+ */
 export function mockFetch(routes: Record<string, Handler>) {
   const calls: { method: string; url: string; init: RequestInit }[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
@@ -17,7 +20,7 @@ export function mockFetch(routes: Record<string, Handler>) {
     const method = (init.method ?? 'GET').toUpperCase();
     calls.push({ method, url, init });
     const path = url.split('?')[0]!;
-    const handler = routes[`${method} ${path}`];
+    const handler = routes[`${method} ${url}`] ?? routes[`${method} ${path}`];
     return handler ? handler(url, init) : json({ errors: 'Not found.' }, 404);
   });
   vi.stubGlobal('fetch', fetchMock);

@@ -7,6 +7,7 @@ import {
   type LucideIcon,
   PenLine,
   ScanEye,
+  Trash2,
   Users,
 } from 'lucide-react';
 import { NavLink, useLocation } from 'react-router';
@@ -60,6 +61,7 @@ export function AppSidebar() {
   const { setOpenMobile } = useSidebar();
   const { pathname } = useLocation();
   const projectPage = activeProjectUuid ? `/projects/${activeProjectUuid}` : '/projects';
+  const trashPage = sectionHref('trash', activeProjectUuid);
 
   return (
     <Sidebar>
@@ -107,6 +109,14 @@ export function AppSidebar() {
                     <NavLink to={projectPage} onClick={() => setOpenMobile(false)}>
                       <FolderKanban aria-hidden="true" />
                       <span>Project settings</span>
+                    </NavLink>
+                  </SidebarMenuButton>
+                </SidebarMenuItem>
+                <SidebarMenuItem>
+                  <SidebarMenuButton asChild tooltip="Trash" isActive={pathname.split('/').includes('trash')}>
+                    <NavLink to={trashPage} onClick={() => setOpenMobile(false)}>
+                      <Trash2 aria-hidden="true" />
+                      <span>Trash</span>
                     </NavLink>
                   </SidebarMenuButton>
                 </SidebarMenuItem>

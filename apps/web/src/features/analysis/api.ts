@@ -102,6 +102,12 @@ export const analysisApi = {
       `${videoBase(ref, 'analysisRevoke')}${requireParam('analysisUuid', analysisUuid, 'analysisRevoke')}/revoke/`,
       { method: 'POST' },
     ),
+  /** Moves the run (revoked first if still running) and its events to the project's trash. */
+  destroy: (ref: VideoRef, analysisUuid: string) =>
+    apiRequest<void>(
+      `${videoBase(ref, 'analysisDestroy')}${requireParam('analysisUuid', analysisUuid, 'analysisDestroy')}/`,
+      { method: 'DELETE' },
+    ),
   events: (ref: VideoRef, analysisUuid: string) =>
     apiRequest<EventsAnswer>(`${videoBase(ref, 'analysisRetrieveEvents')}retrieve-events/`, {
       query: { analysis_uuid: requireParam('analysisUuid', analysisUuid, 'analysisRetrieveEvents') },

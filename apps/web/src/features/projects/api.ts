@@ -31,9 +31,11 @@ export const projectsApi = {
       method: 'PATCH',
       body: { metadata: { description } },
     }),
-  destroy: (projectUuid: string) =>
+  /** Moves the project to the trash; the server asks for its name, typed by the user. */
+  destroy: (projectUuid: string, confirmName: string) =>
     apiRequest<void>(`projects/${requireParam('projectUuid', projectUuid, 'projectsDestroy')}/`, {
       method: 'DELETE',
+      query: { confirm_name: requireParam('confirmName', confirmName, 'projectsDestroy') },
     }),
   uploadLogo: (projectUuid: string, file: File) => {
     const form = new FormData();

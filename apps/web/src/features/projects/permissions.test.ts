@@ -50,4 +50,14 @@ describe('projectPermissions', () => {
     expect(owner.processBlockedReason).toBe(LOCKED_MESSAGE);
     expect(projectPermissions({ role: 'viewer', status: 'locked', plan: 'pro' }, on).canLeave).toBe(true);
   });
+
+  it('bulk delete and emptying the trash are for owners and admins; members restore; viewers do neither', () => {
+    const at = (role: 'viewer' | 'member' | 'admin' | 'owner', status: 'active' | 'locked' = 'active') =>
+      projectPermissions({ role, status, plan: 'pro' }, off);
+    expect(at('viewer')).toMatchObject({ canBulkDelete: false, canRestoreTrash: false, canEmptyTrash: false });
+    expect(at('member')).toMatchObject({ canBulkDelete: false, canRestoreTrash: true, canEmptyTrash: false });
+    expect(at('admin')).toMatchObject({ canBulkDelete: true, canRestoreTrash: true, canEmptyTrash: true });
+    expect(at('owner')).toMatchObject({ canBulkDelete: true, canRestoreTrash: true, canEmptyTrash: true });
+    expect(at('owner', 'locked')).toMatchObject({ canBulkDelete: false, canRestoreTrash: false, canEmptyTrash: false });
+  });
 });

@@ -23,6 +23,12 @@ export interface ProjectPermissions {
   canManageBilling: boolean;
   /** Everyone but the owner can leave. */
   canLeave: boolean;
+  /** Delete several subjects at once: owners and admins (a member deletes one at a time). */
+  canBulkDelete: boolean;
+  /** Restore from the project's trash: members and above, on a project that is not locked. */
+  canRestoreTrash: boolean;
+  /** Purge the trash for good: owners and admins. */
+  canEmptyTrash: boolean;
 }
 
 const rank = { viewer: 0, member: 1, admin: 2, owner: 3 } as const;
@@ -62,5 +68,8 @@ export function projectPermissions(
     canDeleteProject: role === 'owner' && !locked,
     canManageBilling: role === 'owner' && options.billingEnabled,
     canLeave: !!project && role !== 'owner',
+    canBulkDelete: at('admin') && !locked,
+    canRestoreTrash: member && !locked,
+    canEmptyTrash: at('admin') && !locked,
   };
 }

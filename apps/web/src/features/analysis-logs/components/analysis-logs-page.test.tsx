@@ -291,6 +291,34 @@ describe('Analysis Logs', { timeout: 30_000 }, () => {
     expect(screen.queryByRole('button', { name: /^Revoke / })).toBeNull();
   });
 
+  it('deletes a run to the trash after a confirmation that says so; the log refreshes without it', async () => {
+    let runs = [makeRun('run-ok'), makeRun('run-other', { video_name: 'Session 2' })];
+    const { calls } = serve({
+      runs: () => runs,
+      routes: {
+        [`DELETE /api/projects/${A}/subjects/${S1}/videos/${V1}/analysis/run-ok/`]: () => {
+          runs = runs.filter((r) => r.analysis_uuid !== 'run-ok');
+          return json(null, 204);
+        },
+        'GET /api/config/': () =>
+          json({ support_email: 's@lab.org', docs_url: '/docs', billing_enabled: false, trash_days: 30 }),
+      },
+    });
+    signedIn();
+    renderApp(`/projects/${A}/analysis-logs`);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Actions for Movement detection of Session 1 (M12)' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Delete run' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Delete this run?' });
+    expect(dialog.textContent).toContain(
+      'Movement detection of Session 1 (M12) and its events go. It is moved to the trash for 30 days; restore it from Trash.',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Delete run' }));
+    await waitFor(() => expect(calls.filter((c) => c.method === 'DELETE')).toHaveLength(1));
+    await waitFor(() => expect(screen.getAllByTestId('run-row')).toHaveLength(1));
+    expect(rowOf('run-other')).toBeTruthy();
+  });
+
   it('re-runs with the same parameters: movement detection as is, event detection on the same source', async () => {
     const posted: unknown[] = [];
     const create = (_url: string, init: RequestInit) => {

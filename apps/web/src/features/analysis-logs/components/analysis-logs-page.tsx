@@ -13,8 +13,10 @@ import { TablePagination } from '@/components/ui/table-pagination';
 import { type AnalysisRun, analysisQueries } from '@/features/analysis/api';
 import { useProjectPermissions } from '@/features/projects/hooks/use-project-permissions';
 import { subjectQueries } from '@/features/subjects/api';
+import { useTrashDays } from '@/features/trash/hooks/use-trash-days';
+import { trashNotice } from '@/features/trash/trash-text';
 import { patchSearchParams } from '@/lib/search-params';
-import { useDownloadSummary, useRevokeRun, useStartRun } from '../hooks/use-run-mutations';
+import { useDeleteRun, useDownloadSummary, useRevokeRun, useStartRun } from '../hooks/use-run-mutations';
 import { FILTER_KEYS, hasNarrowingFilters, readLogFilters, toRunFilters } from '../log-filters';
 import { sameParametersBody } from '../run-actions';
 import { ANALYSIS_KINDS, ANALYSIS_STATUSES, KIND_LABELS, runLabel, STATUS_LABELS } from '../run-display';
@@ -50,7 +52,10 @@ export function AnalysisLogsPage({ projectUuid }: { projectUuid: string }) {
 
   const [toRevoke, setToRevoke] = useState<AnalysisRun | null>(null);
   const [editing, setEditing] = useState<AnalysisRun | null>(null);
+  const [toDelete, setToDelete] = useState<AnalysisRun | null>(null);
   const revoke = useRevokeRun();
+  const remove = useDeleteRun(projectUuid);
+  const trashDays = useTrashDays();
   const start = useStartRun(projectUuid);
   const download = useDownloadSummary(projectUuid);
 
@@ -234,7 +239,7 @@ export function AnalysisLogsPage({ projectUuid }: { projectUuid: string }) {
                   run={run}
                   projectUuid={projectUuid}
                   readOnly={readOnly}
-                  actions={{ onRevoke: setToRevoke, onRerun: rerun, onEditEvents: setEditing }}
+                  actions={{ onRevoke: setToRevoke, onRerun: rerun, onEditEvents: setEditing, onDelete: setToDelete }}
                 />
               ))
             )}
@@ -260,6 +265,17 @@ export function AnalysisLogsPage({ projectUuid }: { projectUuid: string }) {
         pending={revoke.isPending}
         onConfirm={() => {
           if (toRevoke) revoke.mutate(toRevoke, { onSettled: () => setToRevoke(null) });
+        }}
+      />
+      <ConfirmDialog
+        open={toDelete !== null}
+        onOpenChange={(open) => !open && setToDelete(null)}
+        title="Delete this run?"
+        description={toDelete ? `${runLabel(toDelete)} and its events go. ${trashNotice(trashDays)}` : ''}
+        confirmLabel="Delete run"
+        pending={remove.isPending}
+        onConfirm={() => {
+          if (toDelete) remove.mutate(toDelete, { onSuccess: () => setToDelete(null) });
         }}
       />
       <EventRerunDialog projectUuid={projectUuid} run={editing} onOpenChange={(open) => !open && setEditing(null)} />

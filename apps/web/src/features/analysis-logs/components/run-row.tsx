@@ -1,4 +1,14 @@
-import { Ban, ChevronRight, ExternalLink, ListChecks, MoreHorizontal, Pencil, RotateCcw, Scale } from 'lucide-react';
+import {
+  Ban,
+  ChevronRight,
+  ExternalLink,
+  ListChecks,
+  MoreHorizontal,
+  Pencil,
+  RotateCcw,
+  Scale,
+  Trash2,
+} from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
@@ -25,6 +35,7 @@ export interface RunRowActions {
   onRevoke: (run: AnalysisRun) => void;
   onRerun: (run: AnalysisRun) => void;
   onEditEvents: (run: AnalysisRun) => void;
+  onDelete: (run: AnalysisRun) => void;
 }
 
 export function RunRow({
@@ -139,7 +150,8 @@ function RunMenu({
   const rerun = readOnly ? null : sameParametersBody(run);
   const editable = !readOnly && (run.kind === 'movement_detection' || eventDetectionSource(run) !== null);
   const revocable = !readOnly && isRunActive(run);
-  if (!succeeded && !rerun && !editable && !revocable) {
+  const deletable = !readOnly;
+  if (!succeeded && !rerun && !editable && !revocable && !deletable) {
     return <span className="inline-block size-8" aria-hidden="true" />;
   }
   return (
@@ -200,14 +212,18 @@ function RunMenu({
             </DropdownMenuItem>
           )
         ) : null}
+        {(succeeded || rerun || editable) && (revocable || deletable) ? <DropdownMenuSeparator /> : null}
         {revocable ? (
-          <>
-            <DropdownMenuSeparator />
-            <DropdownMenuItem variant="destructive" onSelect={() => actions.onRevoke(run)}>
-              <Ban aria-hidden="true" />
-              Revoke
-            </DropdownMenuItem>
-          </>
+          <DropdownMenuItem variant="destructive" onSelect={() => actions.onRevoke(run)}>
+            <Ban aria-hidden="true" />
+            Revoke
+          </DropdownMenuItem>
+        ) : null}
+        {deletable ? (
+          <DropdownMenuItem variant="destructive" onSelect={() => actions.onDelete(run)}>
+            <Trash2 aria-hidden="true" />
+            Delete run
+          </DropdownMenuItem>
         ) : null}
       </DropdownMenuContent>
     </DropdownMenu>

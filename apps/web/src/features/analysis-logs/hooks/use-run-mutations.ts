@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { type AnalysisRun, analysisApi, analysisKeys, type CreateAnalysisBody, runRef } from '@/features/analysis/api';
 import { projectKeys } from '@/features/projects/api';
+import { trashKeys } from '@/features/trash/api';
 import type { Page } from '@/lib/api-client';
 
 /** Puts a changed run into every cached list page that holds it, so the row changes at once. */
@@ -29,6 +30,21 @@ export function useRevokeRun() {
       replace(run);
       void queryClient.invalidateQueries({ queryKey: analysisKeys.lists() });
       toast.success('Run revoked');
+    },
+  });
+}
+
+/** Moves a run and its events to the trash; the log, the counts and the trash refresh. */
+export function useDeleteRun(projectUuid: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (run: AnalysisRun) => analysisApi.destroy(runRef(run), run.analysis_uuid),
+    onSuccess: (_data, run) => {
+      queryClient.removeQueries({ queryKey: analysisKeys.run(run.analysis_uuid) });
+      void queryClient.invalidateQueries({ queryKey: analysisKeys.all });
+      void queryClient.invalidateQueries({ queryKey: projectKeys.detail(projectUuid) });
+      void queryClient.invalidateQueries({ queryKey: trashKeys.lists(), refetchType: 'all' });
+      toast.success('Run deleted');
     },
   });
 }

@@ -15,6 +15,8 @@ import {
 } from '@/components/ui/dropdown-menu';
 import { agreementPath } from '@/features/agreement/links';
 import { readTimeRangeCsv } from '@/features/analysis/time-range-csv';
+import { useTrashDays } from '@/features/trash/hooks/use-trash-days';
+import { trashNotice } from '@/features/trash/trash-text';
 import { saveResponse } from '@/lib/download';
 import { errorMessage } from '@/lib/errors';
 import { formatDuration } from '@/lib/format';
@@ -54,6 +56,7 @@ export function TrackPanel({
   onDeleted: (track: string) => void;
 }) {
   const mutations = useTrackMutations(videoRef);
+  const trashDays = useTrashDays();
   const presets = useQuery({
     ...annotationQueries.presets(videoRef.projectUuid),
     enabled: tracks.length === 0 && !readOnly,
@@ -287,7 +290,7 @@ export function TrackPanel({
         open={deleting !== null}
         onOpenChange={(open) => !open && setDeleting(null)}
         title={`Delete "${deleting?.name}"?`}
-        description={`The track and its ${ranges[deleting?.annotation_config_uuid ?? '']?.length ?? 0} bouts are deleted for everyone.`}
+        description={`The track and its ${ranges[deleting?.annotation_config_uuid ?? '']?.length ?? 0} bouts leave for everyone. ${trashNotice(trashDays)}`}
         confirmLabel="Delete track"
         pending={mutations.remove.isPending}
         onConfirm={() => {

@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { trashKeys } from '@/features/trash/api';
 import {
   type AnnotationVideoRef,
   annotationKeys,
@@ -36,7 +37,10 @@ export function useTrackMutations(ref: AnnotationVideoRef) {
   });
   const remove = useMutation({
     mutationFn: (uuid: string) => annotationsApi.deleteTrack(ref, uuid),
-    onSuccess: (_, uuid) => setTracks((tracks) => tracks.filter((t) => t.annotation_config_uuid !== uuid)),
+    onSuccess: (_, uuid) => {
+      setTracks((tracks) => tracks.filter((t) => t.annotation_config_uuid !== uuid));
+      void client.invalidateQueries({ queryKey: trashKeys.lists(), refetchType: 'all' });
+    },
   });
   const applyPresets = useMutation({
     mutationFn: () => annotationsApi.applyPresets(ref),

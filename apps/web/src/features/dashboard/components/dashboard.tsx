@@ -23,6 +23,7 @@ import { PendingInvitations } from '@/features/profile/invitations';
 import { ProjectStatusBadge } from '@/features/projects/components/project-status-badge';
 import { useActiveProject } from '@/features/projects/hooks/active-project-context';
 import { useProjectPermissions } from '@/features/projects/hooks/use-project-permissions';
+import { DeletedProjects } from '@/features/trash/components/deleted-projects';
 import { videoQueries } from '@/features/videos/api';
 import { VideoStatusBadge } from '@/features/videos/components/video-status-badge';
 import { formatBytes, formatDate, formatDuration } from '@/lib/format';
@@ -74,6 +75,7 @@ export function Dashboard() {
         <RecentVideos projectUuid={project.project_uuid} />
         <RecentAnalyses projectUuid={project.project_uuid} />
       </div>
+      <DeletedProjects className="mt-6" />
     </PageContainer>
   );
 }
@@ -251,6 +253,7 @@ function Welcome({ name }: { name: string }) {
           </Link>
         </Button>
       </Card>
+      <DeletedProjects className="mt-6" />
     </PageContainer>
   );
 }

@@ -17,6 +17,8 @@ type ActiveProjectValue = {
   forgetProject: (uuid: string) => void;
   /** Projects deleted in this session (their page may stay on screen until the redirect). */
   deletedProjects: ReadonlySet<string>;
+  /** After a restore from the trash: the project is an ordinary one again. */
+  rememberProject: (uuid: string) => void;
 };
 
 const ActiveProjectContext = createContext<ActiveProjectValue | null>(null);
@@ -55,6 +57,15 @@ export function ActiveProjectProvider({ children }: { children: ReactNode }) {
     },
     [queryClient, setActiveProjectUuid],
   );
+
+  const rememberProject = useCallback((uuid: string) => {
+    setDeletedProjects((prev) => {
+      if (!prev.has(uuid)) return prev;
+      const next = new Set(prev);
+      next.delete(uuid);
+      return next;
+    });
+  }, []);
 
   const listQuery = useQuery({ ...projectQueries.list(), enabled: authenticated });
   const projects = useMemo(() => listQuery.data?.results ?? [], [listQuery.data]);
@@ -97,6 +108,7 @@ export function ActiveProjectProvider({ children }: { children: ReactNode }) {
       isLoading,
       forgetProject,
       deletedProjects,
+      rememberProject,
     }),
     [
       activeProjectUuid,
@@ -109,6 +121,7 @@ export function ActiveProjectProvider({ children }: { children: ReactNode }) {
       isLoading,
       forgetProject,
       deletedProjects,
+      rememberProject,
     ],
   );
 

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
+import { trashKeys } from '@/features/trash/api';
 import { type CreateProjectBody, type Project, projectKeys, projectsApi } from '../api';
 
 export function useCreateProject() {
@@ -40,14 +41,19 @@ export function useUploadProjectLogo(projectUuid: string) {
   });
 }
 
-/** Deletion refreshes both caches; the caller clears the active project and leaves. */
+/**
+ * Deletion (to the trash) refreshes both caches and the owner's deleted projects; the caller clears the active
+ * project and leaves.
+ */
 export function useDeleteProject() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (projectUuid: string) => projectsApi.destroy(projectUuid),
-    onSuccess: (_data, projectUuid) => {
+    mutationFn: ({ projectUuid, confirmName }: { projectUuid: string; confirmName: string }) =>
+      projectsApi.destroy(projectUuid, confirmName),
+    onSuccess: (_data, { projectUuid }) => {
       queryClient.removeQueries({ queryKey: projectKeys.detail(projectUuid) });
       void queryClient.invalidateQueries({ queryKey: projectKeys.lists() });
+      void queryClient.invalidateQueries({ queryKey: trashKeys.deletedProjects(), refetchType: 'all' });
     },
   });
 }

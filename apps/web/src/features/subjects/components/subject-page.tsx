@@ -10,6 +10,8 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Spinner } from '@/components/ui/spinner';
 import { useProjectPermissions } from '@/features/projects/hooks/use-project-permissions';
+import { useTrashDays } from '@/features/trash/hooks/use-trash-days';
+import { trashNotice } from '@/features/trash/trash-text';
 import { VideosSection } from '@/features/videos/components/videos-section';
 import { ApiError } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
@@ -25,6 +27,7 @@ export function SubjectPage({ projectUuid, subjectUuid }: { projectUuid: string;
   const remove = useDeleteSubjects(projectUuid);
   const permissions = useProjectPermissions();
   const readOnly = !permissions.canEditContent;
+  const trashDays = useTrashDays();
 
   if (isLoading) return <Spinner />;
   if (error instanceof ApiError && error.status === 404) return <NotFoundContent />;
@@ -72,6 +75,7 @@ export function SubjectPage({ projectUuid, subjectUuid }: { projectUuid: string;
             projectUuid={projectUuid}
             subjectUuid={subjectUuid}
             readOnly={readOnly}
+            canBulkDelete={permissions.canBulkDelete}
             uploadBlockedReason={permissions.canProcess ? null : permissions.processBlockedReason}
           />
         </div>
@@ -103,7 +107,7 @@ export function SubjectPage({ projectUuid, subjectUuid }: { projectUuid: string;
         open={deleting}
         onOpenChange={setDeleting}
         title={`Delete “${subject.name}”?`}
-        description="Its videos and analyses are deleted too. This cannot be undone."
+        description={`Its videos and analyses go too. ${trashNotice(trashDays)}`}
         confirmLabel="Delete subject"
         pending={remove.isPending}
         onConfirm={() => remove.mutate([subjectUuid], { onSuccess: () => navigate(back, { replace: true }) })}

@@ -20,6 +20,8 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { TablePagination } from '@/components/ui/table-pagination';
 import { useProjectPermissions } from '@/features/projects/hooks/use-project-permissions';
+import { useTrashDays } from '@/features/trash/hooks/use-trash-days';
+import { trashNotice } from '@/features/trash/trash-text';
 import { formatDate } from '@/lib/format';
 import { patchSearchParams } from '@/lib/search-params';
 import { type Subject, type SubjectOrderingField, subjectQueries } from '../api';
@@ -40,8 +42,11 @@ function useDebounced<T>(value: T, ms: number): T {
 
 export function SubjectsTable({ projectUuid }: { projectUuid: string }) {
   const [params, setParams] = useSearchParams();
-  // Viewers and locked projects read only.
-  const readOnly = !useProjectPermissions().canEditContent;
+  // Viewers and locked projects read only; selecting (for a bulk delete) is for owners and admins.
+  const permissions = useProjectPermissions();
+  const readOnly = !permissions.canEditContent;
+  const selectable = permissions.canBulkDelete;
+  const trashDays = useTrashDays();
   const ordering = params.get('ordering') ?? 'name';
   const page = Math.max(1, Number(params.get('page')) || 1);
   const pageSize = Number(params.get('page_size')) || DEFAULT_PAGE_SIZE;
@@ -126,7 +131,7 @@ export function SubjectsTable({ projectUuid }: { projectUuid: string }) {
             onChange={(e) => setSearchInput(e.target.value)}
           />
         </div>
-        {selected.size > 0 ? (
+        {selectable && selected.size > 0 ? (
           <div className="flex items-center gap-2 sm:ml-auto">
             <span className="text-muted-foreground text-sm" aria-live="polite">
               {selected.size} selected
@@ -146,12 +151,12 @@ export function SubjectsTable({ projectUuid }: { projectUuid: string }) {
               <TableHead className="w-10 pl-4">
                 <Checkbox
                   aria-label="Select all subjects on this page"
-                  className={readOnly ? 'invisible' : undefined}
+                  className={selectable ? undefined : 'invisible'}
                   checked={allSelected ? true : someSelected ? 'indeterminate' : false}
                   onCheckedChange={(value) =>
                     setSelected(value === true ? new Set(subjects.map((s) => s.subject_uuid)) : new Set())
                   }
-                  disabled={subjects.length === 0 || readOnly}
+                  disabled={subjects.length === 0 || !selectable}
                 />
               </TableHead>
               <SortableHead field="name" label="Name" ordering={ordering} onSort={sortBy} />
@@ -220,8 +225,8 @@ export function SubjectsTable({ projectUuid }: { projectUuid: string }) {
                   <TableCell className="pl-4">
                     <Checkbox
                       aria-label={`Select ${subject.name}`}
-                      disabled={readOnly}
-                      className={readOnly ? 'invisible' : undefined}
+                      disabled={!selectable}
+                      className={selectable ? undefined : 'invisible'}
                       checked={selected.has(subject.subject_uuid)}
                       onCheckedChange={(value) =>
                         setSelected((prev) => {
@@ -308,7 +313,7 @@ export function SubjectsTable({ projectUuid }: { projectUuid: string }) {
         open={toDelete !== null}
         onOpenChange={(open) => !open && setToDelete(null)}
         title={toDelete && toDelete.length > 1 ? `Delete ${toDelete.length} subjects?` : 'Delete this subject?'}
-        description="Their videos and analyses are deleted too. This cannot be undone."
+        description={`${toDelete && toDelete.length > 1 ? 'Their' : 'Its'} videos and analyses go too. ${trashNotice(trashDays, toDelete?.length ?? 1)}`}
         confirmLabel="Delete"
         pending={remove.isPending}
         onConfirm={confirmDelete}

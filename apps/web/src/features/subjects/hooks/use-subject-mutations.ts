@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { projectKeys } from '@/features/projects/api';
+import { trashKeys } from '@/features/trash/api';
 import { type SubjectBody, subjectKeys, subjectsApi } from '../api';
 
 function useInvalidateSubjects(projectUuid: string) {
@@ -38,6 +39,7 @@ export function useUpdateSubject(projectUuid: string, subjectUuid: string) {
 
 export function useDeleteSubjects(projectUuid: string) {
   const invalidate = useInvalidateSubjects(projectUuid);
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (subjectUuids: string[]) =>
       subjectUuids.length === 1
@@ -45,6 +47,8 @@ export function useDeleteSubjects(projectUuid: string) {
         : subjectsApi.bulkDelete(projectUuid, subjectUuids),
     onSuccess: (_data, subjectUuids) => {
       invalidate();
+      // Deleted subjects wait in the project's trash.
+      void queryClient.invalidateQueries({ queryKey: trashKeys.lists(), refetchType: 'all' });
       toast.success(subjectUuids.length === 1 ? 'Subject deleted' : `${subjectUuids.length} subjects deleted`);
     },
   });

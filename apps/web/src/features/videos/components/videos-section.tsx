@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Activity, Film, MoreHorizontal, Pencil, PenLine, PlayCircle, Trash2 } from 'lucide-react';
-import { type FormEvent, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { usePlayer } from '@/components/player/player-controller';
 import { PlayerControls } from '@/components/player/player-controls';
@@ -11,33 +11,26 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Checkbox } from '@/components/ui/checkbox';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
-import {
   DropdownMenu,
   DropdownMenuContent,
   DropdownMenuItem,
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
-import { Field, fieldAria } from '@/components/ui/field';
-import { Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { annotatorPath } from '@/features/annotator/links';
 import { movementDetectorPath } from '@/features/movement-detector/links';
+import { useTrashDays } from '@/features/trash/hooks/use-trash-days';
+import { trashNotice } from '@/features/trash/trash-text';
 import { formatBytes, formatDuration, formatFps, formatResolution } from '@/lib/format';
 import { patchSearchParams } from '@/lib/search-params';
 import { cn } from '@/lib/utils';
 import { type Video, videoQueries } from '../api';
-import { useDeleteVideos, useRenameVideo } from '../hooks/use-video-mutations';
+import { useDeleteVideos } from '../hooks/use-video-mutations';
 import { useVideoUploads } from '../hooks/use-video-uploads';
 import { playerFacts, playerSource } from '../player-source';
+import { RenameVideoDialog } from './rename-video-dialog';
 import { UploadList, VideoDropzone } from './video-dropzone';
 import { VideoStatusBadge } from './video-status-badge';
 
@@ -45,12 +38,15 @@ export function VideosSection({
   projectUuid,
   subjectUuid,
   readOnly,
+  canBulkDelete = false,
   uploadBlockedReason,
 }: {
   projectUuid: string;
   subjectUuid: string;
   /** No renaming or deleting (viewers, locked projects). */
   readOnly?: boolean;
+  /** Select several videos and delete them at once (owners and admins). */
+  canBulkDelete?: boolean;
   /** Why a member cannot upload now (a draft or locked project): said in place of the drop zone. */
   uploadBlockedReason?: string | null;
 }) {
@@ -64,6 +60,7 @@ export function VideosSection({
   const [toDelete, setToDelete] = useState<string[] | null>(null);
   const [renaming, setRenaming] = useState<Video | null>(null);
   const remove = useDeleteVideos(projectUuid, subjectUuid);
+  const trashDays = useTrashDays();
 
   useEffect(() => {
     const present = new Set(videos.map((v) => v.video_uuid));
@@ -120,7 +117,7 @@ export function VideosSection({
             </>
           ) : null}
 
-          {checked.size > 0 && !readOnly ? (
+          {checked.size > 0 && canBulkDelete ? (
             <div className="flex items-center justify-between gap-2 rounded-lg bg-muted/50 px-3 py-2 text-sm">
               <span aria-live="polite">{checked.size} selected</span>
               <Button variant="destructive" size="sm" onClick={() => setToDelete([...checked])}>
@@ -151,8 +148,8 @@ export function VideosSection({
                     <TableHead className="w-10 pl-6">
                       <Checkbox
                         aria-label="Select all videos"
-                        disabled={readOnly}
-                        className={readOnly ? 'invisible' : undefined}
+                        disabled={!canBulkDelete}
+                        className={canBulkDelete ? undefined : 'invisible'}
                         checked={allChecked ? true : checked.size > 0 ? 'indeterminate' : false}
                         onCheckedChange={(value) =>
                           setChecked(value === true ? new Set(videos.map((v) => v.video_uuid)) : new Set())
@@ -182,8 +179,8 @@ export function VideosSection({
                       <TableCell className="pl-6">
                         <Checkbox
                           aria-label={`Select ${video.name}`}
-                          disabled={readOnly}
-                          className={readOnly ? 'invisible' : undefined}
+                          disabled={!canBulkDelete}
+                          className={canBulkDelete ? undefined : 'invisible'}
                           checked={checked.has(video.video_uuid)}
                           onCheckedChange={(value) =>
                             setChecked((prev) => {
@@ -300,7 +297,7 @@ export function VideosSection({
         open={toDelete !== null}
         onOpenChange={(value) => !value && setToDelete(null)}
         title={toDelete && toDelete.length > 1 ? `Delete ${toDelete.length} videos?` : 'Delete this video?'}
-        description="The original file, its playback copy and its analyses are deleted. This cannot be undone."
+        description={`The original file, its playback copy and its analyses go together. ${trashNotice(trashDays, toDelete?.length ?? 1)}`}
         confirmLabel="Delete"
         pending={remove.isPending}
         onConfirm={() =>
@@ -323,60 +320,6 @@ export function VideosSection({
         onClose={() => setRenaming(null)}
       />
     </div>
-  );
-}
-
-function RenameVideoDialog({
-  projectUuid,
-  subjectUuid,
-  video,
-  onClose,
-}: {
-  projectUuid: string;
-  subjectUuid: string;
-  video: Video | null;
-  onClose: () => void;
-}) {
-  const [name, setName] = useState('');
-  const [error, setError] = useState<string[] | undefined>();
-  const rename = useRenameVideo(projectUuid, subjectUuid);
-  useEffect(() => {
-    setName(video?.name ?? '');
-    setError(undefined);
-  }, [video]);
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!video) return;
-    if (!name.trim()) return setError(['Give the video a name.']);
-    rename.mutate({ videoUuid: video.video_uuid, name: name.trim() }, { onSuccess: onClose });
-  };
-  return (
-    <Dialog open={video !== null} onOpenChange={(open) => !open && onClose()}>
-      <DialogContent>
-        <form onSubmit={onSubmit} noValidate className="grid grid-cols-1 gap-4">
-          <DialogHeader>
-            <DialogTitle>Rename video</DialogTitle>
-            <DialogDescription>The original file name stays on record.</DialogDescription>
-          </DialogHeader>
-          <Field id="video-name" label="Name" errors={error}>
-            <Input
-              {...fieldAria('video-name', error)}
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-              autoFocus
-            />
-          </Field>
-          <DialogFooter>
-            <Button variant="outline" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={rename.isPending}>
-              Save
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
   );
 }
 

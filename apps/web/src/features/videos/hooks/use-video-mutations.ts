@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { projectKeys } from '@/features/projects/api';
 import { subjectKeys } from '@/features/subjects/api';
+import { trashKeys } from '@/features/trash/api';
 import { videoKeys, videosApi } from '../api';
 
 export function useRenameVideo(projectUuid: string, subjectUuid: string) {
@@ -27,6 +28,7 @@ export function useDeleteVideos(projectUuid: string, subjectUuid: string) {
       void queryClient.invalidateQueries({ queryKey: videoKeys.all });
       void queryClient.invalidateQueries({ queryKey: subjectKeys.all });
       void queryClient.invalidateQueries({ queryKey: projectKeys.detail(projectUuid) });
+      void queryClient.invalidateQueries({ queryKey: trashKeys.lists(), refetchType: 'all' });
       toast.success(videoUuids.length === 1 ? 'Video deleted' : `${videoUuids.length} videos deleted`);
     },
   });
