@@ -11,7 +11,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Public settings the web app shows: support address, docs link, upload limit, billing on/off */
+        /** Public settings the web app shows: support address, docs link, upload limit, billing on/off, trash days */
         get: {
             parameters: {
                 query?: never;
@@ -32,6 +32,8 @@ export interface paths {
                             docs_url: string;
                             billing_enabled: boolean;
                             max_upload_bytes: number;
+                            /** @description Days a deleted object stays in the trash before it is removed for good (TRASH_DAYS) */
+                            trash_days: number;
                         };
                     };
                 };

@@ -17,6 +17,9 @@ const clientConfigSchema = z.object({
   docs_url: z.string(),
   billing_enabled: z.boolean(),
   max_upload_bytes: z.number(),
+  trash_days: z
+    .number()
+    .describe('Days a deleted object stays in the trash before it is removed for good (TRASH_DAYS)'),
 });
 
 export default async function healthRoutes(app: FastifyInstance) {
@@ -25,7 +28,8 @@ export default async function healthRoutes(app: FastifyInstance) {
     {
       schema: {
         tags: ['health'],
-        summary: 'Public settings the web app shows: support address, docs link, upload limit, billing on/off',
+        summary:
+          'Public settings the web app shows: support address, docs link, upload limit, billing on/off, trash days',
         security: [],
         response: { 200: clientConfigSchema },
       },
@@ -36,6 +40,7 @@ export default async function healthRoutes(app: FastifyInstance) {
       // On when STRIPE_SECRET_KEY is set: new projects choose a plan and start as drafts.
       billing_enabled: app.ctx.billing !== null,
       max_upload_bytes: app.ctx.config.maxUploadBytes,
+      trash_days: app.ctx.config.trashDays,
     }),
   );
 

@@ -4,9 +4,15 @@ import { createTestApp, type TestApp } from '../../../test/test-app.js';
 describe('GET /api/health/', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ config: { trashDays: 7 } });
   });
   afterAll(() => t.close());
+
+  it('tells the web app its public settings, the trash days among them', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/config/' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ trash_days: 7, billing_enabled: false });
+  });
 
   it('reports the database and adapters in use', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/health/' });

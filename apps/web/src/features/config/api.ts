@@ -3,12 +3,16 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { ApiError, apiRequest } from '@/lib/api-client';
 
 /** The subset of GET /api/config/ the app reads. */
-export type AppConfig = Pick<ApiResponse<'/api/config/', 'get'>, 'support_email' | 'docs_url' | 'billing_enabled'>;
+export type AppConfig = Pick<
+  ApiResponse<'/api/config/', 'get'>,
+  'support_email' | 'docs_url' | 'billing_enabled' | 'trash_days'
+>;
 
 export const DEFAULT_CONFIG: AppConfig = {
   support_email: 'support@localhost',
   docs_url: '/api/docs/',
   billing_enabled: false,
+  trash_days: 30,
 };
 
 export const configQuery = queryOptions({

@@ -11,8 +11,6 @@ export type TrashKind = TrashItem['kind'];
 /** One of the owner's deleted projects (GET /projects/?deleted=true): `trash` says when it was deleted and purged. */
 export type DeletedProject = Project;
 
-/** Days a deleted object is kept when the server does not say otherwise (TRASH_DAYS' default). */
-export const DEFAULT_TRASH_DAYS = 30;
 export const TRASH_PAGE_SIZE = 25;
 
 export const trashKeys = {
