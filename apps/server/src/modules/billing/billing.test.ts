@@ -4,8 +4,9 @@ import { billingHelpers } from '../../../test/billing.js';
 import { addMember, createUser, type TestUser } from '../../../test/factories.js';
 import { STRIPE_TEST_PRICE, StripeMock } from '../../../test/stripe-mock.js';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
-import { billingCustomers, subscriptions, videos } from '../../db/schema.js';
+import { billingCustomers, projects, subscriptions, videos } from '../../db/schema.js';
 import { LOCKED_MESSAGE } from '../../lib/access.js';
+import { purgeDue } from '../trash/trash.service.js';
 
 describe('billing with Stripe: plans, checkout, portal and the project states', () => {
   let t: TestApp;
@@ -269,9 +270,17 @@ describe('billing with Stripe: plans, checkout, portal and the project states', 
     expect((await project(owner, uuid)).status).toBe('active');
   });
 
-  it('deleting a project cancels its subscription at Stripe first', async () => {
+  it('a deleted project keeps its subscription while it can be restored, and cancels it at Stripe when purged', async () => {
     const { uuid, subscriptionId } = await subscribedProject(owner, 'Deleted study');
-    expect((await call(owner, 'DELETE', `/api/projects/${uuid}/`)).statusCode).toBe(204);
+    const confirm = encodeURIComponent('Deleted study');
+    expect((await call(owner, 'DELETE', `/api/projects/${uuid}/?confirm_name=${confirm}`)).statusCode).toBe(204);
+    // In the trash it can still be restored, and a canceled subscription would lock it: nothing is called yet.
+    expect(stripe.callsTo('DELETE', `/v1/subscriptions/${subscriptionId}`)).toHaveLength(0);
+    await t.ctx.db
+      .update(projects)
+      .set({ purgeAt: new Date(Date.now() - 1000) })
+      .where(eq(projects.projectUuid, uuid));
+    expect(await purgeDue(t.ctx)).toMatchObject({ projects: 1 });
     expect(stripe.callsTo('DELETE', `/v1/subscriptions/${subscriptionId}`)).toHaveLength(1);
     expect(stripe.subscriptions.get(subscriptionId)!.status).toBe('canceled');
   });
