@@ -4,7 +4,8 @@ import { billingHelpers } from '../../../test/billing.js';
 import { createUser, type TestUser } from '../../../test/factories.js';
 import { StripeMock } from '../../../test/stripe-mock.js';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
-import { billingEvents, subscriptions } from '../../db/schema.js';
+import { billingEvents, projects, subscriptions } from '../../db/schema.js';
+import { purgeDue } from '../trash/trash.service.js';
 
 describe('the Stripe webhook: signatures, duplicates, replays and order', () => {
   let t: TestApp;
@@ -137,9 +138,14 @@ describe('the Stripe webhook: signatures, duplicates, replays and order', () => 
     const { sessionId } = await pendingCheckout('Orphan');
     const event = stripe.completeCheckout(sessionId);
     const subscriptionId = stripe.sessions.get(sessionId)!.subscription as string;
-    // A subscription whose project is gone (deleted meanwhile) changes nothing.
+    // A subscription whose project is gone (deleted and purged meanwhile) changes nothing.
     const uuid = stripe.sessions.get(sessionId)!.client_reference_id!;
-    await call(owner, 'DELETE', `/api/projects/${uuid}/`);
+    expect((await call(owner, 'DELETE', `/api/projects/${uuid}/?confirm_name=Orphan`)).statusCode).toBe(204);
+    await t.ctx.db
+      .update(projects)
+      .set({ purgeAt: new Date(Date.now() - 1000) })
+      .where(eq(projects.projectUuid, uuid));
+    expect(await purgeDue(t.ctx)).toMatchObject({ projects: 1 });
     expect((await deliver(event)).statusCode).toBe(200);
     expect(
       await t.ctx.db.select().from(subscriptions).where(eq(subscriptions.stripeSubscriptionId, subscriptionId)),

@@ -235,9 +235,14 @@ function scenario(getApp: () => TestApp) {
       [3, 4],
     ]);
     expect(await storedFiles(p)).toEqual(filesBefore);
+    // Purging the old subject for good (emptying the trash) still takes nothing of the moved video.
+    const trash = `/api/projects/${p.projectUuid}/trash/`;
+    expect((await call('DELETE', trash)).statusCode).toBe(200);
+    expect(await storedFiles(p)).toEqual(filesBefore);
 
-    // Deleting the video now removes every one of its files, wherever they live.
+    // Deleting the video and purging it removes every one of its files, wherever they live.
     expect((await call('DELETE', videoUrl(p, target))).statusCode).toBe(204);
+    expect((await call('DELETE', trash)).statusCode).toBe(200);
     for (const file of filesBefore) expect(await t().ctx.storage.stat(file.key!)).toBeNull();
   }
 
