@@ -114,7 +114,10 @@ describe('videos on S3 storage', () => {
     expect((await t.app.inject({ method: 'GET', url: leavers })).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'GET', url: viewers })).statusCode).toBe(200);
 
+    // Deleted and purged, so the bucket is empty again for the next test.
     expect((await t.app.inject({ method: 'DELETE', url: videoUrl, headers: owner.headers })).statusCode).toBe(204);
+    const trash = `/api/projects/${project.projectUuid}/trash/`;
+    expect((await t.app.inject({ method: 'DELETE', url: trash, headers: owner.headers })).statusCode).toBe(200);
   });
 
   it('rejects an unreadable file without writing to the bucket', async () => {
