@@ -34,6 +34,7 @@ export function withRun(status: 'succeeded' | 'queued'): Endpoint['prepare'] {
       originalFilename: 'jumps.mp4',
       status: 'ready',
       originalKey,
+      container: 'mov,mp4,m4a,3gp,3g2,mj2',
       fps: J.fps,
       frameCount: J.frames,
       durationS: J.seconds,

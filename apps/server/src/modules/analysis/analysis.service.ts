@@ -7,6 +7,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { DecodeErrorReport, FILE_START } from '../../adapters/media/clean-start.js';
+import { demuxerOf } from '../../adapters/media/input-policy.js';
 import { runProcess } from '../../adapters/media/run-process.js';
 import type { AppContext } from '../../context.js';
 import { analyses, analysisSegments } from '../../db/schema.js';
@@ -87,6 +88,15 @@ function parseEventParameters(raw: unknown) {
 function requireAnalysable(video: VideoRow) {
   if (video.status === 'uploading' || !video.originalKey) {
     throw badRequest('The video is still being uploaded: analyse it once the upload has finished.');
+  }
+}
+
+/** ffmpeg opens only videos stored in an allowed container (input-policy.ts); a row from before the list may not be. */
+function requireDecodable(video: VideoRow) {
+  if (!demuxerOf(video.container)) {
+    throw badRequest(
+      `The file is not a video in a container we accept (it is "${video.container ?? 'unknown'}"); upload the camera's own video file.`,
+    );
   }
 }
 
@@ -184,6 +194,7 @@ export async function createAnalysis(
     );
     return run!.analysisUuid;
   }
+  requireDecodable(video);
   const parameters = parseMovementParameters(body.parameters, video);
   const probed = await probeSource(context, video);
   const planned = plannedSegments(context, probed.frameCount, probed.fps);
@@ -280,6 +291,7 @@ export async function stopRuns(context: AppContext, analysisUuids: string[]): Pr
 
 export async function preview(context: AppContext, video: VideoRow, body: z.output<typeof previewBody>) {
   requireAnalysable(video);
+  requireDecodable(video);
   const parameters = parseMovementParameters(body.parameters, video);
   const source = await probeSource(context, video);
   const startFrame = Math.min(Math.round(body.start_s * source.fps), Math.max(0, source.frameCount - 1));

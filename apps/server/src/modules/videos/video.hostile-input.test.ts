@@ -183,5 +183,15 @@ describe('hostile uploads: ffmpeg reads only the upload, as a video container', 
       (video) => video.status === 'failed',
     );
     expect(failed).toMatchObject({ status: 'failed', error: expect.stringMatching(REFUSED) });
+    // Nor does a preview or a run decode it: a clear 400 instead.
+    const analysis = `${victimProject.videosUrl}${row!.videoUuid}/analysis/`;
+    for (const [url, payload] of [
+      [`${analysis}create-preview/`, {}],
+      [analysis, { kind: 'movement_detection', parameters: {} }],
+    ] as const) {
+      const answer = await t.app.inject({ method: 'POST', url, headers: victim.headers, payload });
+      expect(answer.statusCode, url).toBe(400);
+      expect(answer.json().errors).toMatch(REFUSED);
+    }
   });
 });
