@@ -147,7 +147,7 @@ test('a newcomer registers, verifies, creates a project, uploads and plays a vid
   await confirm.getByRole('button', { name: 'Delete project' }).click();
   expect((await deleted).status()).toBe(204);
   await expect(page.getByText('Project “Twitch study” deleted')).toBeVisible();
-  expect(new URL(page.url()).pathname).toBe(`/projects/${projectUuid}`);
+  // Whether the page stayed for its second is measured in the page itself below: the runner may see the toast late.
   await page.waitForURL((url) => url.pathname === '/', { timeout: 5_000 });
   const { deleteAnsweredAt, redirectedAt } = await page.evaluate(() => {
     const times = window as unknown as { deleteAnsweredAt?: number; redirectedAt?: number };
