@@ -67,6 +67,17 @@ describe('the input policy', () => {
       ['-protocol_whitelist', 'file', '-format_whitelist', VIDEO_DEMUXERS.join(','), '-f', 'hls', '-i', '/u.mp4'],
       ['-protocol_whitelist', 'file', '-format_whitelist', VIDEO_DEMUXERS.join(','), '-f', 'concat', '-i', '/u.mp4'],
       ['-f', 'lavfi', '-i', 'testsrc2'],
+      [
+        '-protocol_whitelist',
+        'file',
+        '-format_whitelist',
+        VIDEO_DEMUXERS.join(','),
+        '-f',
+        'image2',
+        '-i',
+        '/f%03d.jpg',
+      ],
+      ['-f', 'image2', '-pattern_type', 'glob', '-i', '/frames/*.jpg'],
       // A second input sneaked in after a guarded one.
       [...inputArgs({ path: '/v.mp4', demuxer: 'mov' }), '-i', '/other.m3u8'],
     ];

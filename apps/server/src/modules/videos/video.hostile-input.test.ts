@@ -4,7 +4,17 @@
  * an image instead of a video — is refused with 400, stores nothing, and no process opens anything outside it.
  */
 import { execFileSync } from 'node:child_process';
-import { closeSync, constants, existsSync, mkdirSync, openSync, readdirSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -124,6 +134,30 @@ describe('hostile uploads: ffmpeg reads only the upload, as a video container', 
     const jpeg = await uploadVideo(t.app, attacker, attackerProject.videosUrl, image, { filename: 'cage.mp4' });
     expect(jpeg.statusCode).toBe(400);
     expect(jpeg.json().errors.file[0]).toMatch(REFUSED);
+    await expectNothingKept();
+  });
+
+  it('refuses an image sequence named by a pattern (image2): the upload’s own name never reaches ffmpeg', async () => {
+    // Frames the pattern would match, next to where uploads wait, and a JPEG sent under the pattern's name.
+    const uploadsDir = path.join(t.dataDir, 'tmp', 'uploads');
+    mkdirSync(uploadsDir, { recursive: true });
+    const frame = path.join(work, 'frame.jpg');
+    if (!existsSync(frame))
+      execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=64x48', '-frames:v', '1', frame]);
+    const decoys = [1, 2, 3].map((n) => path.join(uploadsDir, `img${String(n).padStart(3, '0')}.jpg`));
+    for (const decoy of decoys) writeFileSync(decoy, readFileSync(frame));
+    try {
+      // An image's own extension is refused before anything reads it (415); under a video's, the probe refuses it.
+      const asImage = await uploadVideo(t.app, attacker, attackerProject.videosUrl, frame, { filename: 'img%03d.jpg' });
+      expect(asImage.statusCode).toBe(415);
+      for (const filename of ['img%03d.mp4', 'img*.avi', '%d.mkv']) {
+        const answer = await uploadVideo(t.app, attacker, attackerProject.videosUrl, frame, { filename });
+        expect(answer.statusCode, filename).toBe(400);
+        expect(answer.json().errors.file[0]).toMatch(REFUSED);
+      }
+    } finally {
+      for (const decoy of decoys) rmSync(decoy, { force: true });
+    }
     await expectNothingKept();
   });
 
