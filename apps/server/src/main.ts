@@ -6,7 +6,7 @@ import { warmUpAgreementWorker } from './modules/agreement/engine/agreement-work
 import { deletePendingFilesJob } from './modules/files/file-deletion.js';
 import { jobDefinitions } from './modules/job-registry.js';
 import { startJobWatchdog } from './modules/job-watchdog.js';
-import { startTrashPurge } from './modules/trash/trash.service.js';
+import { startTrashPurge } from './modules/trash/trash.purge.js';
 
 /**
  * `node dist/main.js` serves the API (and the SPA when built) with job workers in the same process;

@@ -3,7 +3,7 @@ import type { AnyJobDefinition } from '../jobs/job-queue.js';
 import { analysisDetectJob, analysisSegmentJob } from './analysis/analysis.runs.js';
 import { authMailJob } from './auth/auth.mail.js';
 import { deletePendingFilesJob } from './files/file-deletion.js';
-import { trashPurgeJob } from './trash/trash.service.js';
+import { trashPurgeJob } from './trash/trash.purge.js';
 import { processVideoJob } from './videos/video.jobs.js';
 import { playbackPieceJob } from './videos/video.playback.js';
 

@@ -6,7 +6,7 @@ import { STRIPE_TEST_PRICE, StripeMock } from '../../../test/stripe-mock.js';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
 import { billingCustomers, projects, subscriptions, videos } from '../../db/schema.js';
 import { LOCKED_MESSAGE } from '../../lib/access.js';
-import { purgeDue } from '../trash/trash.service.js';
+import { purgeDue } from '../trash/trash.purge.js';
 
 describe('billing with Stripe: plans, checkout, portal and the project states', () => {
   let t: TestApp;

@@ -5,7 +5,7 @@ import { createUser, type TestUser } from '../../../test/factories.js';
 import { StripeMock } from '../../../test/stripe-mock.js';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
 import { billingEvents, projects, subscriptions } from '../../db/schema.js';
-import { purgeDue } from '../trash/trash.service.js';
+import { purgeDue } from '../trash/trash.purge.js';
 
 describe('the Stripe webhook: signatures, duplicates, replays and order', () => {
   let t: TestApp;

@@ -8,7 +8,7 @@ import { tokenUser } from '../../lib/authenticate.js';
 import { notFound } from '../../lib/errors.js';
 import { storageKeyOwner } from '../../lib/storage-keys.js';
 import type { TokenClaims } from '../../lib/tokens.js';
-import { storedFileIsLive } from '../trash/trash.service.js';
+import { storedFileIsLive } from '../trash/trash.restore.js';
 
 /** Whether two users share at least one project (either may see the other's avatar). */
 async function shareAProject(context: AppContext, userId: number, otherId: number): Promise<boolean> {

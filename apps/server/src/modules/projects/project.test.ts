@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, createUser, multipartFile, type TestUser, TINY_PNG } from '../../../test/factories.js';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
 import { analyses, projects, videos } from '../../db/schema.js';
-import { purgeDue } from '../trash/trash.service.js';
+import { purgeDue } from '../trash/trash.purge.js';
 
 describe('projects', () => {
   let t: TestApp;

@@ -4,8 +4,9 @@ import { errorSchema, projectErrorResponses } from '../../lib/openapi.js';
 import { pageSchema } from '../../lib/pagination.js';
 import { projectScope } from '../../lib/project-scope.js';
 import { projectParams, projectSchema } from '../projects/project.schemas.js';
+import { emptyTrash } from './trash.purge.js';
+import { listTrash, restoreItem, restoreProject } from './trash.restore.js';
 import { emptyTrashResponse, trashItemParams, trashItemSchema, trashListQuery, trashParams } from './trash.schemas.js';
-import * as service from './trash.service.js';
 
 const tags = ['trash'];
 
@@ -30,7 +31,7 @@ export default async function trashRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { project } = projectScope(request);
-      return service.listTrash(app.ctx, project, request.query, request.url);
+      return listTrash(app.ctx, project, request.query, request.url);
     },
   );
 
@@ -48,7 +49,7 @@ export default async function trashRoutes(app: FastifyInstance) {
         response: { 200: trashItemSchema, ...projectErrorResponses, 409: errorSchema },
       },
     },
-    async (request) => service.restoreItem(app.ctx, projectScope(request).project, request.params.item_uuid),
+    async (request) => restoreItem(app.ctx, projectScope(request).project, request.params.item_uuid),
   );
 
   api.delete(
@@ -62,7 +63,7 @@ export default async function trashRoutes(app: FastifyInstance) {
         response: { 200: emptyTrashResponse, ...projectErrorResponses },
       },
     },
-    async (request) => service.emptyTrash(app.ctx, projectScope(request).project),
+    async (request) => emptyTrash(app.ctx, projectScope(request).project),
   );
 
   api.post(
@@ -81,7 +82,7 @@ export default async function trashRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { user, project } = projectScope(request);
-      return service.restoreProject(app.ctx, user, project);
+      return restoreProject(app.ctx, user, project);
     },
   );
 }

@@ -10,7 +10,7 @@ import { createTestApp, type TestApp } from '../../../test/test-app.js';
 import { projects, trashItems } from '../../db/schema.js';
 import { projectStoragePrefix, videoStoragePrefix } from '../../lib/storage-keys.js';
 import { jobDefinitions } from '../job-registry.js';
-import { trashPurgeJob } from './trash.service.js';
+import { trashPurgeJob } from './trash.purge.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
