@@ -16,6 +16,8 @@ const USAGE = `Usage: npm run admin -- <command>
   activate-project <uuid>     make a project active
   lock-project <uuid>         make a project read-only (data kept; activate-project unlocks it)`;
 
+const day = (date: Date) => date.toISOString().slice(0, 10);
+
 async function main(args: string[]): Promise<number> {
   const [command, uuid] = args;
   const commands = ['list-projects', 'activate-project', 'lock-project'];
@@ -31,10 +33,14 @@ async function main(args: string[]): Promise<number> {
       if (rows.length === 0) console.log('No projects.');
       for (const row of rows) {
         const subscription = row.subscriptionStatus
-          ? `subscription ${row.subscriptionStatus}${row.currentPeriodEnd ? ` until ${row.currentPeriodEnd.toISOString().slice(0, 10)}` : ''}`
+          ? `subscription ${row.subscriptionStatus}${row.currentPeriodEnd ? ` until ${day(row.currentPeriodEnd)}` : ''}`
           : 'no subscription';
         const columns = [row.projectUuid, row.status.padEnd(6), row.plan.padEnd(13), row.ownerEmail, subscription];
-        console.log([...columns, row.name].join('  '));
+        // A project in the trash is still listed (its subscription runs until the purge), marked as such.
+        const trashed = row.deletedAt
+          ? [`in trash since ${day(row.deletedAt)}${row.purgeAt ? `, purged ${day(row.purgeAt)}` : ''}`]
+          : [];
+        console.log([...columns, row.name, ...trashed].join('  '));
       }
       return 0;
     }

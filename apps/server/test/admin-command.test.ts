@@ -118,4 +118,21 @@ describe('the operator command (npm run admin)', () => {
     ctx ??= await open();
     expect(await statusOf(ctx)).toBe('locked');
   });
+
+  it('marks a project in the trash, with the day it goes for good', async () => {
+    ctx ??= await open();
+    await ctx.db
+      .update(projects)
+      .set({ deletedAt: new Date('2026-11-02T10:00:00Z'), purgeAt: new Date('2026-12-02T10:00:00Z') })
+      .where(eq(projects.projectUuid, projectUuid));
+    if (!postgres) {
+      await closeContext(ctx);
+      ctx = undefined;
+    }
+    const listed = admin('list-projects');
+    expect(listed.code).toBe(0);
+    expect(listed.out).toMatch(
+      new RegExp(`^${projectUuid}  .*  Institutional study  in trash since 2026-11-02, purged 2026-12-02$`, 'm'),
+    );
+  });
 });

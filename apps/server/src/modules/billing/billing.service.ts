@@ -267,6 +267,8 @@ export async function listProjectsForOperator(context: AppContext) {
       subscriptionStatus: subscriptions.status,
       currentPeriodEnd: subscriptions.currentPeriodEnd,
       createdAt: projects.createdAt,
+      deletedAt: projects.deletedAt,
+      purgeAt: projects.purgeAt,
     })
     .from(projects)
     .innerJoin(users, eq(users.id, projects.ownerId))
