@@ -102,7 +102,7 @@ test('compares a reviewed run with a hand track and steps through a disagreement
 
   // The one disagreement: the bout at 4.2 s the detector never saw. Next opens its clip and the player ends on it.
   await expect(page.getByTestId('disagreement-item')).toHaveCount(1);
-  await expect(page.getByTestId('disagreement-item')).toContainText('4.2 s');
+  await expect(page.getByTestId('disagreement-item')).toContainText('0:00:04.200');
   await expect
     .poll(() => page.getByTestId('video-element').evaluate((v: HTMLVideoElement) => v.readyState))
     .toBeGreaterThanOrEqual(2);

@@ -257,7 +257,7 @@ test('two tabs on the same run lose no action; a change made on a value the othe
   await second.keyboard.type('rh');
   await second.keyboard.press('Enter');
   await expect(second.getByTestId('review-notices')).toContainText(
-    /labelled the event at 2\.500 s “tail”; your label “right hand” was not saved/,
+    /labelled the event at 0:00:02\.500 “tail”; your label “right hand” was not saved/,
   );
   await expect(second.getByTestId('event-label')).toHaveText('tail');
   // …while its other changes on the same event still count.

@@ -3,8 +3,8 @@ import { Button } from '@/components/ui/button';
 import { NativeSelect } from '@/components/ui/select';
 import { Slider } from '@/components/ui/slider';
 import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip';
-import { formatDuration } from '@/lib/format';
-import { frameAt } from './frames';
+import { formatTime } from '@/lib/format';
+import { frameAt, frameStart } from './frames';
 import { PLAYBACK_RATES, type PlayerController, usePlayerState } from './player-controller';
 import { useTime } from './time-store';
 
@@ -16,14 +16,11 @@ export function PlayerControls({
   player,
   id,
   seekBar = false,
-  showSeconds = false,
 }: {
   player: PlayerController;
   /** Unique per page: the speed select's id. */
   id: string;
   seekBar?: boolean;
-  /** Show the frame's time in seconds next to its number. */
-  showSeconds?: boolean;
 }) {
   return (
     <div className="grid grid-cols-1 gap-3 p-3">
@@ -31,7 +28,7 @@ export function PlayerControls({
       <div className="flex flex-wrap items-center gap-1.5">
         <TransportButtons player={player} />
         <TimeReadout player={player} />
-        <FrameReadout player={player} showSeconds={showSeconds} />
+        <FrameReadout player={player} />
         <SpeedSelect id={id} player={player} />
       </div>
     </div>
@@ -79,22 +76,28 @@ export function TransportButtons({ player }: { player: PlayerController }) {
   );
 }
 
+/**
+ * The clock: the shown frame's start time (the time the series, the events and the exports give that frame), so it
+ * always agrees with the frame readout — frame 30 at 30 fps reads 0:00:01.000, never 0:00:00.999 or a rounded 1.00.
+ */
 export function TimeReadout({ player }: { player: PlayerController }) {
   const time = useTime(player.clock);
   const { duration } = usePlayerState(player);
   return (
     <span className="ml-1 font-mono text-sm tabular-nums" data-testid="player-time">
-      {formatDuration(time)} / {formatDuration(duration)}
+      {formatTime(frameStart(frameAt(time, player.fps), player.fps))} / {formatTime(duration)}
     </span>
   );
 }
 
-export function FrameReadout({ player, showSeconds = false }: { player: PlayerController; showSeconds?: boolean }) {
+/** The shown frame's number, and with `showTime` its start time (where no clock is beside it). */
+export function FrameReadout({ player, showTime = false }: { player: PlayerController; showTime?: boolean }) {
   const time = useTime(player.clock);
+  const frame = frameAt(time, player.fps);
   return (
     <span className="text-muted-foreground text-xs tabular-nums" data-testid="player-frame">
-      frame {frameAt(time, player.fps)}
-      {showSeconds ? ` · ${time.toFixed(2)} s` : ''}
+      frame {frame}
+      {showTime ? ` · ${formatTime(frameStart(frame, player.fps))}` : ''}
     </span>
   );
 }

@@ -70,6 +70,7 @@ describe('the ruler', () => {
   it('labels ticks as h:mm:ss or m:ss, with the frame when needed', () => {
     expect(formatTick(3723, 30, false)).toBe('1:02:03');
     expect(formatTick(63, 30, false)).toBe('1:03');
-    expect(formatTick(63 + 7 / 30, 30, true)).toBe('1:03+7f');
+    expect(formatTick(63 + 7 / 30, 30, true)).toBe('1:03+07f');
+    expect(formatTick(150 / 30, 30, true)).toBe('0:05+00f');
   });
 });

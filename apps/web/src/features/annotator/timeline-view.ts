@@ -3,6 +3,7 @@
  * 12 h) down to a few dozen frames, each frame then wide enough to hit; panning never leaves the video. Pure, so the
  * rules are unit-tested and the canvas only reads the result.
  */
+import { formatTimecode } from '@/lib/format';
 
 export interface TimelineView {
   /** Seconds at the left edge. */
@@ -92,18 +93,15 @@ export function rulerTicks(
   return { step, frames, times };
 }
 
-/** A ruler label: h:mm:ss, m:ss, with the frame (m:ss+f) when the step is below a second. */
+/** A ruler label: h:mm:ss, m:ss, or the frame's timecode (m:ss+ff, lib/format) when the step is below a second. */
 export function formatTick(time: number, fps: number, withFrame: boolean): string {
   const frameIndex = Math.round(time * fps);
+  if (withFrame) return formatTimecode(frameIndex, fps);
   const wholeSeconds = Math.floor(frameIndex / fps + 1e-9);
   const hours = Math.floor(wholeSeconds / 3600);
   const minutes = Math.floor((wholeSeconds % 3600) / 60);
   const seconds = wholeSeconds % 60;
-  const base =
-    hours > 0
-      ? `${hours}:${String(minutes).padStart(2, '0')}:${String(seconds).padStart(2, '0')}`
-      : `${minutes}:${String(seconds).padStart(2, '0')}`;
-  if (!withFrame) return base;
-  const frameInSecond = frameIndex - Math.round(wholeSeconds * fps);
-  return `${base}+${frameInSecond}f`;
+  return hours > 0
+    ? `${hours}:${String(minutes).padStart(2, '0')}:${String(seconds).padStart(2, '0')}`
+    : `${minutes}:${String(seconds).padStart(2, '0')}`;
 }

@@ -263,9 +263,9 @@ describe('ActionQueue', () => {
     expect(queue.events.get(3)!.time).toBe(3.5);
     expect(queue.events.get(1)).toBeUndefined();
     expect(notices.map((n) => n.message)).toEqual([
-      'Ann Other labelled the event at 2.000 s “tail”; your label “left hand” was not saved.',
-      'Ann Other moved the event from 3.000 s to 3.500 s; your move to 2.900 s was not saved.',
-      'Someone deleted the event at 1.000 s, so it was not flagged.',
+      'Ann Other labelled the event at 0:00:02.000 “tail”; your label “left hand” was not saved.',
+      'Ann Other moved the event from 0:00:03.000 to 0:00:03.500; your move to 0:00:02.900 was not saved.',
+      'Someone deleted the event at 0:00:01.000, so it was not flagged.',
     ]);
     expect(notices.every((n) => n.tone === 'warning')).toBe(true);
   });
@@ -323,7 +323,7 @@ describe('ActionQueue', () => {
     expect(queue.events.get(1)!.flagged).toBe(true);
     await flush();
     expect(notices).toEqual([
-      { tone: 'error', message: 'Event at 1.000 s flagged could not be saved: Refused with 403.' },
+      { tone: 'error', message: 'Event at 0:00:01.000 flagged could not be saved: Refused with 403.' },
     ]);
     expect(queue.events.get(1)!.flagged).toBe(false);
     expect(queue.getSnapshot()).toMatchObject({ state: 'saved', pending: 0 });

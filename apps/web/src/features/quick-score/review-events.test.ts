@@ -87,12 +87,12 @@ describe('actions', () => {
 
   it('says what an action did', () => {
     expect(describeAction({ kind: 'label', id: 1, at: 12.3666, label: 'left hand', before: null })).toBe(
-      'Event at 12.367 s labelled “left hand”',
+      'Event at 0:00:12.366 labelled “left hand”',
     );
     expect(describeAction({ kind: 'move', id: 1, time: 2.1, before: 2 })).toBe(
-      'Event at 2.000 s moved from 2.000 s to 2.100 s',
+      'Event at 0:00:02.000 moved from 0:00:02.000 to 0:00:02.100',
     );
-    expect(describeAction({ kind: 'add', id: -1, time: 4, label: null })).toBe('Event at 4.000 s added');
+    expect(describeAction({ kind: 'add', id: -1, time: 4, label: null })).toBe('Event at 0:00:04.000 added');
   });
 
   it('judges an add against the events there now: free, ours already, or someone else’s', () => {
@@ -102,7 +102,7 @@ describe('actions', () => {
     expect(checkAction({ kind: 'add', id: -1, time: 2, label: 'paw' }, list, half)).toEqual({ result: 'done' });
     expect(checkAction({ kind: 'add', id: -1, time: 1, label: null }, list, half)).toEqual({
       result: 'conflict',
-      message: 'Someone put an event at 1.000 s, so yours at 1.000 s was not added.',
+      message: 'Someone put an event at 0:00:01.000, so yours at 0:00:01.000 was not added.',
     });
   });
 });

@@ -3,7 +3,9 @@
  * (before the server has answered), what is sent, how to undo it, and — when someone else saved first — whether it
  * still makes sense on top of their change. Pure: no React, no HTTP.
  */
+
 import type { AnalysisEvent, EventChange } from '@/features/analysis/api';
+import { formatTime } from '@/lib/format';
 
 export type ReviewEvent = AnalysisEvent;
 export interface Reviewer {
@@ -244,7 +246,7 @@ export function inverseOf(action: ReviewAction, event: ReviewEvent | undefined):
   }
 }
 
-const seconds = (time: number) => `${time.toFixed(3)} s`;
+const seconds = formatTime;
 
 /** Where the action happened: the event's time when it was taken (an add's or a move's new time). */
 export function actionTime(action: ReviewAction): number {

@@ -158,7 +158,7 @@ describe('the Agreement view', { timeout: 30_000 }, () => {
     expect(screen.getByText(/Interval agreement needs ranges on both sides/)).toBeTruthy();
     expect(screen.getByText('R: Annotation track "Hand"')).toBeTruthy();
     const item = screen.getByTestId('disagreement-item');
-    expect(item.textContent).toContain('4.2 s');
+    expect(item.textContent).toContain('0:00:04.200');
     expect(item.textContent).toContain('Missed (in R only)');
     await userEvent.setup().click(item);
     expect(screen.getByTestId('disagreement-position').textContent).toContain('1 of 1');

@@ -331,7 +331,7 @@ export function AgreementWorkspace({
                 standby
                 maxHeight="45vh"
                 onKeyDown={onPlayerKey}
-                controls={<PlayerControls player={player} id={`agreement-rate-${video.video_uuid}`} showSeconds />}
+                controls={<PlayerControls player={player} id={`agreement-rate-${video.video_uuid}`} />}
               />
               <DisagreementList items={items} current={current} onOpen={open} onStep={step} />
             </div>

@@ -1,9 +1,9 @@
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Button } from '@/components/ui/button';
+import { countOf, formatTime } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import { DISAGREEMENT_LABELS, type Disagreement } from '../disagreements';
-import { figure } from './agreement-figures';
 
 /** The disagreements in time order: a click (or Previous / Next) opens one in the player. */
 export function DisagreementList({
@@ -42,9 +42,7 @@ export function DisagreementList({
           Previous
         </Button>
         <span className="flex-1 text-center text-sm tabular-nums" data-testid="disagreement-position">
-          {current === null
-            ? `${items.length} disagreement${items.length === 1 ? '' : 's'}`
-            : `${current + 1} of ${items.length}`}
+          {current === null ? countOf(items.length, 'disagreement') : `${current + 1} of ${items.length}`}
         </span>
         <Button
           variant="outline"
@@ -79,7 +77,8 @@ export function DisagreementList({
                 )}
               />
               <span className="font-mono tabular-nums">
-                {figure(item.start, 3)} s{item.end === null ? '' : ` – ${figure(item.end, 3)} s`}
+                {formatTime(item.start)}
+                {item.end === null ? '' : ` – ${formatTime(item.end)}`}
               </span>
               <span className="ml-auto truncate text-muted-foreground text-xs">{DISAGREEMENT_LABELS[item.kind]}</span>
             </button>

@@ -3,8 +3,9 @@ import { Maximize2, Minus, Plus, Redo2, Undo2 } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { toast } from 'sonner';
 import { frameAt, nearestFrame } from '@/components/player/frames';
-import { usePlayer } from '@/components/player/player-controller';
+import { type PlayerController, usePlayer } from '@/components/player/player-controller';
 import { PlayerControls } from '@/components/player/player-controls';
+import { useTime } from '@/components/player/time-store';
 import { VideoPlayer } from '@/components/player/video-player';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
@@ -12,6 +13,7 @@ import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip
 import type { Video } from '@/features/videos/api';
 import { playerFacts, playerSource } from '@/features/videos/player-source';
 import { saveJson } from '@/lib/download';
+import { formatTimecode } from '@/lib/format';
 import { type AnnotationVideoRef, annotationQueries, annotationsApi } from '../api';
 import type { Range } from '../bouts';
 import { useAnnotationEditor } from '../hooks/use-annotation-editor';
@@ -183,7 +185,7 @@ export function AnnotatorWorkspace({
           player={player}
           source={playerSource(video)}
           maxHeight="45vh"
-          controls={<PlayerControls player={player} id={`annotator-rate-${video.video_uuid}`} seekBar showSeconds />}
+          controls={<PlayerControls player={player} id={`annotator-rate-${video.video_uuid}`} seekBar />}
         />
         <Card className="py-4">
           <CardContent>
@@ -217,6 +219,7 @@ export function AnnotatorWorkspace({
                 )
               }
             />
+            <Position player={player} />
             <SelectedBout selection={editor.state.selected} trackName={selectedTrack?.name} fps={frames.fps} />
             <div className="ml-auto flex items-center gap-1">
               {readOnly ? null : (
@@ -344,5 +347,15 @@ function KeyHelp({ readOnly }: { readOnly: boolean }) {
         </span>
       ))}
     </p>
+  );
+}
+
+/** The shown frame as the ruler's timecode (m:ss+ff), so the status line, the ruler and the bouts read alike. */
+function Position({ player }: { player: PlayerController }) {
+  const time = useTime(player.clock);
+  return (
+    <span className="font-mono text-sm tabular-nums" data-testid="annotator-position" title="Shown frame">
+      {formatTimecode(frameAt(time, player.fps), player.fps)}
+    </span>
   );
 }

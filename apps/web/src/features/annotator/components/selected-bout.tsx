@@ -1,5 +1,5 @@
+import { formatTime, formatTimecode } from '@/lib/format';
 import type { Selection } from '../marking';
-import { formatTick } from '../timeline-view';
 
 /** The selected bout: its track, edges (time and frame) and length; Delete removes it. */
 export function SelectedBout({
@@ -25,9 +25,9 @@ export function SelectedBout({
       data-end={end}
       data-track={selection.track}
     >
-      <span className="font-medium">{trackName}</span> {formatTick(start, fps, true)} – {formatTick(end, fps, true)}{' '}
+      <span className="font-medium">{trackName}</span> {formatTimecode(first, fps)} – {formatTimecode(after, fps)}{' '}
       <span className="text-muted-foreground">
-        (frames {first}–{after}, {Math.round((end - start) * 100) / 100} s)
+        (frames {first}–{after}, {formatTime(end - start)})
       </span>
     </span>
   );

@@ -40,7 +40,7 @@ export function RoiPlayer({
           onClick={() => player.togglePlay()}
         />
       }
-      controls={<PlayerControls player={player} id={`md-rate-${video.video_uuid}`} showSeconds />}
+      controls={<PlayerControls player={player} id={`md-rate-${video.video_uuid}`} />}
     />
   );
 }

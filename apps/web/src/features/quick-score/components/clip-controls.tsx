@@ -73,7 +73,7 @@ export function ClipControls({
         ))}
       </fieldset>
       <TimeReadout player={player} />
-      <FrameReadout player={player} showSeconds />
+      <FrameReadout player={player} showTime />
       <div className="ml-auto flex items-center gap-2">
         <label htmlFor="qs-clip" className="text-muted-foreground text-xs">
           Clip

@@ -5,7 +5,7 @@ import { Button } from '@/components/ui/button';
 import { Kbd } from '@/components/ui/kbd';
 import { Progress } from '@/components/ui/progress';
 import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip';
-import { formatDate } from '@/lib/format';
+import { formatDate, formatTime, formatTimeAndFrame } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import type { QueueNotice, QueueSnapshot } from '../action-queue';
 
@@ -167,7 +167,7 @@ function EventFacts({ event, fps }: { event: ReviewEvent; fps: number }) {
   return (
     <div className="grid gap-2 text-sm">
       <p className="font-mono tabular-nums" data-testid="event-time">
-        {event.time.toFixed(3)} s · frame {Math.round(event.time * fps)}
+        {formatTimeAndFrame(event.time, fps)}
       </p>
       <div className="flex flex-wrap gap-1.5" data-testid="event-state">
         {event.discarded ? <Badge variant="destructive">Discarded</Badge> : null}
@@ -188,7 +188,7 @@ function EventFacts({ event, fps }: { event: ReviewEvent; fps: number }) {
           </Badge>
         )}
         {added ? <Badge variant="outline">Added by hand</Badge> : null}
-        {moved ? <Badge variant="outline">Moved from {event.original_time!.toFixed(3)} s</Badge> : null}
+        {moved ? <Badge variant="outline">Moved from {formatTime(event.original_time)}</Badge> : null}
       </div>
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-muted-foreground text-xs">
         <dt>Changed</dt>

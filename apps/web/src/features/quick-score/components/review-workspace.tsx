@@ -16,6 +16,7 @@ import { useSession } from '@/features/auth/hooks/use-session';
 import type { Video } from '@/features/videos/api';
 import { playerFacts, playerSource } from '@/features/videos/player-source';
 import { errorMessage } from '@/lib/errors';
+import { formatTime } from '@/lib/format';
 import { quickScoreApi, quickScoreKeys, quickScoreQueries } from '../api';
 import { useClipSpan } from '../hooks/use-clip-span';
 import { useNotices } from '../hooks/use-notices';
@@ -161,9 +162,9 @@ export function ReviewWorkspace({
   /** Why a time cannot take an event (null when it can). */
   const refusal = (time: number, except?: number): string | null => {
     if (time < 0) return 'An event cannot be before 0 s.';
-    if (time > duration + 1e-9) return `An event cannot be after the end of the video (${duration.toFixed(3)} s).`;
+    if (time > duration + 1e-9) return `An event cannot be after the end of the video (${formatTime(duration)}).`;
     const there = events?.occupiedAt(time, halfFrame, except);
-    return there ? `There is already an event at ${there.time.toFixed(3)} s.` : null;
+    return there ? `There is already an event at ${formatTime(there.time)}.` : null;
   };
 
   const moveTo = (time: number) => {
