@@ -9103,6 +9103,12 @@ export interface paths {
                                 }[];
                                 pearson_r: number | null;
                                 slope: number | null;
+                                /** @description Bins where both sides are known: the points of r and the slope */
+                                bins_used: number;
+                                /** @description The fewest bins r and the slope mean anything with (5) */
+                                min_bins: number;
+                                /** @description Why r and the slope deserve no trust (fewer than min_bins bins), else null */
+                                fit_caveat: string | null;
                                 disagreements: {
                                     start_s: number;
                                     end_s: number;
@@ -9396,6 +9402,8 @@ export interface paths {
                             };
                             /** @description Why the best setting may not deserve trust */
                             warnings: string[];
+                            /** @description Why no setting is recommended (`best` is null): none finds anything; else null */
+                            no_recommendation: string | null;
                             /** @description Server time spent on the request */
                             elapsed_ms: number;
                             tolerance_s: number;
@@ -9416,6 +9424,7 @@ export interface paths {
                                 onset_error_mean_s: number | null;
                                 mean_abs_error_s: number | null;
                             }[];
+                            /** @description The recommended setting; null when no setting matches a reference event (TP 0) */
                             best: {
                                 index: number;
                                 parameters: {
@@ -9423,7 +9432,7 @@ export interface paths {
                                     event_threshold: number | null;
                                     refractory_s: number;
                                 };
-                            };
+                            } | null;
                         } | {
                             /** @enum {string} */
                             target: "freezing";
@@ -9443,6 +9452,8 @@ export interface paths {
                             };
                             /** @description Why the best setting may not deserve trust */
                             warnings: string[];
+                            /** @description Why no setting is recommended (`best` is null): none finds anything; else null */
+                            no_recommendation: string | null;
                             /** @description Server time spent on the request */
                             elapsed_ms: number;
                             bin_s: number;
@@ -9455,6 +9466,7 @@ export interface paths {
                                 slope: number | null;
                                 mean_abs_diff: number | null;
                             }[];
+                            /** @description The recommended setting; null when no setting detects any freezing */
                             best: {
                                 index: number;
                                 parameters: {
@@ -9465,8 +9477,8 @@ export interface paths {
                                     min_freeze_s: number;
                                     bin_s: number;
                                 };
-                            };
-                            /** @description Per bin, the reference’s and the best setting’s % freezing */
+                            } | null;
+                            /** @description Per bin, the reference’s % freezing and that of the setting closest to it (the best one) */
                             bins: {
                                 start_s: number;
                                 end_s: number;

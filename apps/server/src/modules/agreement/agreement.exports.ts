@@ -41,7 +41,9 @@ function agreementFigures(report: AgreementResponse): Figure[] {
       ['bin_s', intervals.bin_s, 'Bin length for the % of time'],
       ['pearson_r', intervals.pearson_r, "Pearson's r of the binned % of C on R"],
       ['slope', intervals.slope, 'Least-squares slope of the binned % of C on R'],
+      ['bins_used', intervals.bins_used, `Bins with data on both sides (r and the slope need ${intervals.min_bins})`],
     );
+    if (intervals.fit_caveat) figures.push(['fit_caveat', intervals.fit_caveat, 'Why r and the slope mean little']);
   }
   return figures;
 }
@@ -153,7 +155,7 @@ export function calibrationCurveTable(result: CalibrationResponse): Table {
         p.f1,
         p.onset_error_mean_s,
         p.mean_abs_error_s,
-        i === result.best.index,
+        i === result.best?.index,
       ]),
     };
   }
@@ -167,7 +169,7 @@ export function calibrationCurveTable(result: CalibrationResponse): Table {
       p.pearson_r,
       p.slope,
       p.mean_abs_diff,
-      i === result.best.index,
+      i === result.best?.index,
     ]),
   };
 }
@@ -185,7 +187,9 @@ export function calibrationSheets(result: CalibrationResponse): Table[] {
   } else {
     summary.push(['bin_s', result.bin_s], ['reference_percent', result.reference_percent]);
   }
-  for (const [name, value] of Object.entries(result.best.parameters)) summary.push([`best_${name}`, value]);
+  if (result.best) {
+    for (const [name, value] of Object.entries(result.best.parameters)) summary.push([`best_${name}`, value]);
+  } else summary.push(['no_recommendation', result.no_recommendation]);
   for (const warning of result.warnings) summary.push(['warning', warning]);
   const sheets: Table[] = [
     calibrationCurveTable(result),

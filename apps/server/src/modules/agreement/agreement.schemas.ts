@@ -179,6 +179,12 @@ const intervalAgreementSchema = z.object({
   bins: z.array(binSchema),
   pearson_r: z.number().nullable(),
   slope: z.number().nullable(),
+  bins_used: z.int().meta({ description: 'Bins where both sides are known: the points of r and the slope' }),
+  min_bins: z.int().meta({ description: 'The fewest bins r and the slope mean anything with (5)' }),
+  fit_caveat: z
+    .string()
+    .nullable()
+    .meta({ description: 'Why r and the slope deserve no trust (fewer than min_bins bins), else null' }),
   disagreements: z.array(
     z.object({ start_s: z.number(), end_s: z.number(), side: z.enum(['reference_only', 'candidate_only']) }),
   ),
@@ -224,6 +230,10 @@ const calibrationCommon = {
   analysis_uuid: z.string(),
   reference: scoringSummarySchema,
   warnings: z.array(z.string()).meta({ description: 'Why the best setting may not deserve trust' }),
+  no_recommendation: z
+    .string()
+    .nullable()
+    .meta({ description: 'Why no setting is recommended (`best` is null): none finds anything; else null' }),
   elapsed_ms: z.number().meta({ description: 'Server time spent on the request' }),
 };
 
@@ -235,14 +245,17 @@ export const calibrationResponse = z.discriminatedUnion('target', [
     sweep: z.enum(['k', 'threshold']),
     noise_top: z.number(),
     points: z.array(eventPointSchema),
-    best: z.object({
-      index: z.int(),
-      parameters: z.object({
-        event_threshold_k: z.number(),
-        event_threshold: z.number().nullable(),
-        refractory_s: z.number(),
-      }),
-    }),
+    best: z
+      .object({
+        index: z.int(),
+        parameters: z.object({
+          event_threshold_k: z.number(),
+          event_threshold: z.number().nullable(),
+          refractory_s: z.number(),
+        }),
+      })
+      .nullable()
+      .meta({ description: 'The recommended setting; null when no setting matches a reference event (TP 0)' }),
   }),
   z.object({
     target: z.literal('freezing'),
@@ -250,18 +263,23 @@ export const calibrationResponse = z.discriminatedUnion('target', [
     bin_s: z.number(),
     reference_percent: z.number().nullable(),
     points: z.array(freezingPointSchema),
-    best: z.object({
-      index: z.int(),
-      parameters: z.object({
-        event_threshold_k: z.number(),
-        event_threshold: z.number().nullable(),
-        refractory_s: z.number(),
-        freeze_threshold: z.number(),
-        min_freeze_s: z.number(),
-        bin_s: z.number(),
-      }),
+    best: z
+      .object({
+        index: z.int(),
+        parameters: z.object({
+          event_threshold_k: z.number(),
+          event_threshold: z.number().nullable(),
+          refractory_s: z.number(),
+          freeze_threshold: z.number(),
+          min_freeze_s: z.number(),
+          bin_s: z.number(),
+        }),
+      })
+      .nullable()
+      .meta({ description: 'The recommended setting; null when no setting detects any freezing' }),
+    bins: z.array(binSchema).meta({
+      description: 'Per bin, the reference’s % freezing and that of the setting closest to it (the best one)',
     }),
-    bins: z.array(binSchema).meta({ description: 'Per bin, the reference’s and the best setting’s % freezing' }),
   }),
 ]);
 export type CalibrationResponse = z.infer<typeof calibrationResponse>;

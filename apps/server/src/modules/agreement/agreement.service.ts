@@ -12,7 +12,14 @@ import type { VideoRow } from '../videos/video.lookup.js';
 import type { AgreementBody, AgreementResponse, CalibrateBody, CalibrationResponse } from './agreement.schemas.js';
 import { loadScorings } from './agreement.scorings.js';
 import { runAgreementTask } from './engine/agreement-worker-client.js';
-import { DEFAULT_FREEZE_STEPS, eventWarnings, freezingWarnings, sweepValues } from './engine/calibration.js';
+import {
+  DEFAULT_FREEZE_STEPS,
+  eventNoRecommendation,
+  eventWarnings,
+  freezingNoRecommendation,
+  freezingWarnings,
+  sweepValues,
+} from './engine/calibration.js';
 import { binCount, type SliceGrid } from './engine/slices.js';
 
 /** Slices one interval agreement may cut the video into (one byte each, twice). */
@@ -154,6 +161,7 @@ async function calibrateEvents(
     input: { series, reference: reference.data.events, toleranceS, mode, values, refractories },
   }).catch(tooManyPairs);
   const best = sweep.points[sweep.best]!;
+  const noRecommendation = eventNoRecommendation(sweep, reference.data.events.length, toleranceS);
   return {
     target: 'events',
     analysis_uuid: run.analysisUuid,
@@ -162,14 +170,17 @@ async function calibrateEvents(
     sweep: mode,
     noise_top: sweep.noiseTop,
     points: sweep.points,
-    best: {
-      index: sweep.best,
-      parameters: {
-        event_threshold_k: best.event_threshold_k ?? settings.event_threshold_k,
-        event_threshold: mode === 'threshold' ? best.threshold : null,
-        refractory_s: best.refractory_s,
-      },
-    },
+    best: noRecommendation
+      ? null
+      : {
+          index: sweep.best,
+          parameters: {
+            event_threshold_k: best.event_threshold_k ?? settings.event_threshold_k,
+            event_threshold: mode === 'threshold' ? best.threshold : null,
+            refractory_s: best.refractory_s,
+          },
+        },
+    no_recommendation: noRecommendation,
     warnings: eventWarnings(reference.data.events.length),
     elapsed_ms: elapsedSince(started),
   };
@@ -215,6 +226,7 @@ async function calibrateFreezing(
     },
   });
   const best = sweep.points[sweep.best]!;
+  const noRecommendation = freezingNoRecommendation(sweep);
   return {
     target: 'freezing',
     analysis_uuid: run.analysisUuid,
@@ -222,17 +234,20 @@ async function calibrateFreezing(
     bin_s: binS,
     reference_percent: sweep.referencePercent,
     points: sweep.points,
-    best: {
-      index: sweep.best,
-      parameters: {
-        event_threshold_k: settings.event_threshold_k,
-        event_threshold: settings.event_threshold,
-        refractory_s: settings.refractory_s,
-        freeze_threshold: best.freeze_threshold,
-        min_freeze_s: best.min_freeze_s,
-        bin_s: binS,
-      },
-    },
+    best: noRecommendation
+      ? null
+      : {
+          index: sweep.best,
+          parameters: {
+            event_threshold_k: settings.event_threshold_k,
+            event_threshold: settings.event_threshold,
+            refractory_s: settings.refractory_s,
+            freeze_threshold: best.freeze_threshold,
+            min_freeze_s: best.min_freeze_s,
+            bin_s: binS,
+          },
+        },
+    no_recommendation: noRecommendation,
     bins: sweep.bins,
     warnings: freezingWarnings(sweep),
     elapsed_ms: elapsedSince(started),

@@ -141,7 +141,8 @@ describe('yRange', () => {
 
   it('gives a usable range for nothing or a flat series', () => {
     expect(yRange([], null)).toEqual([0, 1]);
-    expect(yRange([[0, 0]], null)).toEqual([-1, 1]);
+    expect(yRange([[0, 0]], null)).toEqual([0, 1]);
+    expect(yRange([[0, 0]], 0)).toEqual([0, 1]);
     expect(yRange([[-5, -5]], null)).toEqual([-6, -4]);
   });
 });

@@ -1,4 +1,5 @@
 /** Pure helpers behind the series chart: x arrays, visible windows, ranges, pixel mapping, labels. */
+import { countOf } from '@/lib/format';
 
 export interface ChartSeries {
   values: Float64Array;
@@ -118,7 +119,8 @@ export function yRange(extents: ([number, number] | null)[], threshold: number |
   if (min > max) return [0, 1];
   if (min >= 0) min = 0;
   const span = max - min;
-  if (span === 0) return [min - 1, max + 1];
+  // A flat line of zeros (a still video) reads 0…1, never a negative count.
+  if (span === 0) return min === 0 ? [0, 1] : [min - 1, max + 1];
   const pad = span * 0.05;
   return [min < 0 ? min - pad : min, max + pad];
 }
@@ -223,13 +225,11 @@ export function describeChart(input: {
   compareLabel?: string | null;
 }): string {
   const parts = [
-    `${input.label ?? 'Series'} over time: ${input.points.toLocaleString('en-US')} point${input.points === 1 ? '' : 's'}, ${formatSeconds(input.duration, input.duration)}`,
+    `${input.label ?? 'Series'} over time: ${countOf(input.points, 'point')}, ${formatSeconds(input.duration, input.duration)}`,
   ];
   const discarded = input.events.filter((e) => e.discarded).length;
   const events = input.events.length;
-  parts.push(
-    `${events.toLocaleString('en-US')} event${events === 1 ? '' : 's'}${discarded ? ` (${discarded.toLocaleString('en-US')} discarded)` : ''}`,
-  );
+  parts.push(`${countOf(events, 'event')}${discarded ? ` (${discarded.toLocaleString('en-US')} discarded)` : ''}`);
   if (input.threshold != null && Number.isFinite(input.threshold)) parts.push(`threshold ${input.threshold}`);
   if (input.compareLabel) parts.push(`compared with ${input.compareLabel}`);
   return `${parts.join(', ')}.`;

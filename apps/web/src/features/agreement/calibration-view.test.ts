@@ -59,4 +59,16 @@ describe('calibration view', () => {
       'freeze threshold 5, minimum 1 s: mean |difference| 3 % points, r 0.9, slope 1.1, 50% freezing',
     );
   });
+
+  it('has no best line and no marker when the server recommends nothing', () => {
+    const result = {
+      target: 'events',
+      sweep: 'k',
+      points: [point(1, 0.5, 0), point(2, 0.5, 0)],
+      best: null,
+      no_recommendation: 'No setting finds any of the reference’s events.',
+    } as unknown as EventCalibration;
+    expect(bestSummary(result)).toBeNull();
+    expect(eventCurves(result, 'f1').marker).toBeNull();
+  });
 });

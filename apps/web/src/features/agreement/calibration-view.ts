@@ -2,6 +2,8 @@
  * What the Calibrate panel draws and says of a calibration: the curves (one per refractory period, or per minimum
  * duration) of a score over the swept threshold, the best setting's point, and the best setting in words.
  */
+
+import { countOf } from '@/lib/format';
 import type { CalibrationResult, EventCalibration, FreezingCalibration } from './api';
 
 export type EventMetric = 'f1' | 'precision' | 'recall';
@@ -56,7 +58,7 @@ export function eventCurves(result: EventCalibration, metric: EventMetric): Curv
     (p) => p[metric],
     (r) => `refractory ${n(r)} s`,
   );
-  const best = result.points[result.best.index];
+  const best = result.best ? result.points[result.best.index] : undefined;
   const bestValue = best?.[metric] ?? null;
   return {
     x,
@@ -76,7 +78,7 @@ export function freezingCurves(result: FreezingCalibration, metric: FreezingMetr
     (p) => p[metric],
     (d) => `minimum ${n(d)} s`,
   );
-  const best = result.points[result.best.index];
+  const best = result.best ? result.points[result.best.index] : undefined;
   const bestValue = best?.[metric] ?? null;
   return {
     x,
@@ -88,8 +90,9 @@ export function freezingCurves(result: FreezingCalibration, metric: FreezingMetr
   };
 }
 
-/** The best setting and its scores, in one line. */
-export function bestSummary(result: CalibrationResult): string {
+/** The best setting and its scores, in one line; null when the server recommends none (`no_recommendation`). */
+export function bestSummary(result: CalibrationResult): string | null {
+  if (!result.best) return null;
   const fig = (value: number | null, digits = 3) => (value === null ? '—' : n(value, digits));
   if (result.target === 'events') {
     const p = result.points[result.best.index]!;
@@ -97,7 +100,7 @@ export function bestSummary(result: CalibrationResult): string {
       p.event_threshold_k !== null
         ? `k = ${n(p.event_threshold_k)} (threshold ${n(p.threshold)})`
         : `threshold ${n(p.threshold)}`;
-    return `${setting}, refractory ${n(p.refractory_s)} s: F1 ${fig(p.f1)} (TP ${p.tp}, FP ${p.fp}, FN ${p.fn}), ${p.events} events`;
+    return `${setting}, refractory ${n(p.refractory_s)} s: F1 ${fig(p.f1)} (TP ${p.tp}, FP ${p.fp}, FN ${p.fn}), ${countOf(p.events, 'event')}`;
   }
   const p = result.points[result.best.index]!;
   return `freeze threshold ${n(p.freeze_threshold)}, minimum ${n(p.min_freeze_s)} s: mean |difference| ${fig(p.mean_abs_diff, 2)} % points, r ${fig(p.pearson_r)}, slope ${fig(p.slope)}, ${fig(p.percent, 1)}% freezing`;

@@ -203,11 +203,16 @@ describe('freezing calibration', () => {
     const thin = sweepFreezing({ values, fps, reference: [[1, 5]], thresholds: [1], minDurations: [1], binS: 60 });
     expect(freezingWarnings(thin)).toEqual([
       'The reference holds only 4 s of the behaviour (less than 10 s): too little to trust the best setting.',
-      'Only 2 bins of data: r and the slope need at least 3. Choose a shorter bin.',
+      'Only 2 bins of data: r and the slope need at least 5 to mean anything (two points always make r = ±1). Choose a shorter bin.',
     ]);
     const thick = sweepFreezing({ values, fps, reference: [[0, 115]], thresholds: [1], minDurations: [1], binS: 20 });
     expect(freezingWarnings(thick)).toEqual([
       'The reference is in the behaviour 95.8% of the time (more than 90%): too little contrast to trust the best setting.',
     ]);
+    // Four bins are still too few for r and the slope (MIN_FIT_BINS, five).
+    const four = sweepFreezing({ values, fps, reference: [[0, 60]], thresholds: [1], minDurations: [1], binS: 30 });
+    expect(freezingWarnings(four)).toContain(
+      'Only 4 bins of data: r and the slope need at least 5 to mean anything (two points always make r = ±1). Choose a shorter bin.',
+    );
   });
 });

@@ -16,7 +16,7 @@
  */
 import { noiseTop, type Series, sampleTime } from '../../analysis/engine/events.js';
 import { eventScores } from './event-agreement.js';
-import { binnedFit } from './interval-agreement.js';
+import { binnedFit, fitCaveat } from './interval-agreement.js';
 import { matchEvents } from './matching.js';
 import { coverage, type SliceGrid, timeBins } from './slices.js';
 
@@ -349,10 +349,27 @@ export function freezingWarnings(sweep: FreezingSweep): string[] {
       `The reference is in the behaviour ${figure(share * 100, 1)}% of the time (more than ${THIN_REFERENCE.maxShare * 100}%): too little contrast to trust the best setting.`,
     );
   }
-  if (sweep.binsWithData < 3) {
-    warnings.push(
-      `Only ${sweep.binsWithData} bin${sweep.binsWithData === 1 ? '' : 's'} of data: r and the slope need at least 3. Choose a shorter bin.`,
-    );
-  }
+  const caveat = fitCaveat(sweep.binsWithData);
+  if (caveat) warnings.push(caveat);
   return warnings;
+}
+
+/**
+ * Why the best event setting is no recommendation, or null when it is one: a setting that matches none of the
+ * reference's events (F1 0, TP 0) finds nothing, however it ranks, and applying it would only look like calibration.
+ */
+export function eventNoRecommendation(sweep: EventSweep, referenceEvents: number, toleranceS: number): string | null {
+  const best = sweep.points[sweep.best];
+  if (best && best.tp > 0) return null;
+  if (sweep.points.every((p) => p.events === 0)) {
+    return 'No setting of the sweep detects any event, so none is recommended: sweep lower thresholds.';
+  }
+  return `No setting finds any of the reference’s ${referenceEvents} event${referenceEvents === 1 ? '' : 's'} within ±${toleranceS} s (F1 0 everywhere), so none is recommended: check that the reference scores this video, or widen the sweep or the tolerance.`;
+}
+
+/** Why the best freezing setting is no recommendation (it detects no freezing at all), or null when it is one. */
+export function freezingNoRecommendation(sweep: FreezingSweep): string | null {
+  const best = sweep.points[sweep.best];
+  if (best && best.percent !== null && best.percent > 0) return null;
+  return 'No setting of the sweep detects any freezing, so none is recommended: sweep higher freeze thresholds or shorter minimum durations.';
 }

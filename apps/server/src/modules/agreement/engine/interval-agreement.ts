@@ -59,7 +59,25 @@ export interface IntervalAgreement {
   bins: BinnedPercent[];
   pearson_r: number | null;
   slope: number | null;
+  /** Bins where both sides are known: the points r and the slope are computed from. */
+  bins_used: number;
+  min_bins: number;
+  /** Why r and the slope deserve no trust (too few bins), else null. */
+  fit_caveat: string | null;
   disagreements: Disagreement[];
+}
+
+/**
+ * The fewest bins r and a slope are shown as figures for (ADR 016). Two points always lie on a line (r = ±1), and
+ * with three or four one odd bin decides r; below this the answer still carries them, with `fit_caveat` saying why
+ * they mean little, and the page greys them.
+ */
+export const MIN_FIT_BINS = 5;
+
+/** Why a fit over `binsUsed` bins deserves no trust, or null when there are enough. */
+export function fitCaveat(binsUsed: number): string | null {
+  if (binsUsed >= MIN_FIT_BINS) return null;
+  return `Only ${binsUsed} bin${binsUsed === 1 ? '' : 's'} of data: r and the slope need at least ${MIN_FIT_BINS} to mean anything (two points always make r = ±1). Choose a shorter bin.`;
 }
 
 /** Pearson's r and slope of the candidate's binned % on the reference's, over the bins where both are known. */
@@ -145,6 +163,9 @@ export function intervalAgreement(
     bins: binned,
     pearson_r: fit.r,
     slope: fit.slope,
+    bins_used: fit.binsUsed,
+    min_bins: MIN_FIT_BINS,
+    fit_caveat: fitCaveat(fit.binsUsed),
     disagreements,
   };
 }

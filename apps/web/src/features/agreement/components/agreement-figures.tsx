@@ -1,4 +1,6 @@
+import { TriangleAlert } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { countOf } from '@/lib/format';
 import type { EventFigures, IntervalFigures } from '../api';
 import { FIGURE_MEANINGS } from '../definitions';
 
@@ -10,9 +12,27 @@ const share = (value: number | null | undefined) => (value == null ? '—' : `${
 const seconds = (value: number | null | undefined) => (value == null ? '—' : `${figure(value, 3)} s`);
 
 /** One figure with its one-line meaning. */
-function Figure({ name, value, meaning, testId }: { name: string; value: ReactNode; meaning: string; testId: string }) {
+function Figure({
+  name,
+  value,
+  meaning,
+  testId,
+  caveat = null,
+}: {
+  name: string;
+  value: ReactNode;
+  meaning: string;
+  testId: string;
+  /** Why the figure means little: it is greyed and the reason is its title. */
+  caveat?: string | null;
+}) {
   return (
-    <div className="grid grid-cols-1 content-start gap-0.5 rounded-lg border px-3 py-2" data-testid={testId}>
+    <div
+      className={`grid grid-cols-1 content-start gap-0.5 rounded-lg border px-3 py-2 ${caveat ? 'border-dashed opacity-50' : ''}`}
+      data-testid={testId}
+      data-caveat={caveat ? 'true' : undefined}
+      title={caveat ?? undefined}
+    >
       <dt className="text-muted-foreground text-xs">{name}</dt>
       <dd className="font-semibold text-lg tabular-nums">{value}</dd>
       <dd className="text-muted-foreground text-xs">{meaning}</dd>
@@ -132,10 +152,23 @@ export function IntervalFiguresView({ intervals }: { intervals: IntervalFigures 
             value={figure(intervals.pearson_r)}
             meaning={FIGURE_MEANINGS.r}
             testId="figure-r"
+            caveat={intervals.fit_caveat}
           />
-          <Figure name="Slope" value={figure(intervals.slope)} meaning={FIGURE_MEANINGS.slope} testId="figure-slope" />
+          <Figure
+            name="Slope"
+            value={figure(intervals.slope)}
+            meaning={FIGURE_MEANINGS.slope}
+            testId="figure-slope"
+            caveat={intervals.fit_caveat}
+          />
         </dl>
       </div>
+      {intervals.fit_caveat ? (
+        <p className="flex items-start gap-2 text-sm" role="note" data-testid="fit-caveat">
+          <TriangleAlert className="mt-0.5 size-4 shrink-0 text-warning" aria-hidden="true" />
+          <span>{intervals.fit_caveat}</span>
+        </p>
+      ) : null}
       <BinsTable bins={intervals.bins} />
     </section>
   );
@@ -151,7 +184,7 @@ export function BinsTable({
   return (
     <details className="text-sm">
       <summary className="cursor-pointer text-muted-foreground text-xs">
-        % of time per bin ({bins.length} {bins.length === 1 ? 'bin' : 'bins'})
+        % of time per bin ({countOf(bins.length, 'bin')})
       </summary>
       <div className="mt-2 max-h-64 overflow-y-auto rounded-md border">
         <table className="w-full text-sm tabular-nums" aria-label="Percent of time per bin">

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Check, Download, Loader2, SlidersHorizontal, TriangleAlert } from 'lucide-react';
+import { Download, Loader2, SlidersHorizontal, TriangleAlert } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { toast } from 'sonner';
 import { CurveChart } from '@/components/chart/curve-chart';
@@ -12,18 +12,13 @@ import { type AnalysisRun, analysisApi, analysisKeys, analysisQueries, type Vide
 import { annotationQueries } from '@/features/annotator/api';
 import { ApiError } from '@/lib/api-client';
 import { errorMessage } from '@/lib/errors';
+import { countOf } from '@/lib/format';
 import { agreementApi, type CalibrateBody, type CalibrationResult, type ExportFormat } from '../api';
 import { calibrateBody, initialForm, localField, type SweepForm, type Target } from '../calibrate-request';
-import {
-  bestSummary,
-  type EventMetric,
-  eventCurves,
-  type FreezingMetric,
-  freezingCurves,
-  METRIC_LABELS,
-} from '../calibration-view';
+import { type EventMetric, eventCurves, type FreezingMetric, freezingCurves, METRIC_LABELS } from '../calibration-view';
 import type { Scoring } from '../scorings';
 import { BinsTable } from './agreement-figures';
+import { CalibrationRecommendation } from './calibration-recommendation';
 import { DefinitionsPanel } from './definitions-panel';
 import { ScoringPicker } from './scoring-picker';
 
@@ -229,50 +224,31 @@ export function CalibratePanel({
                   ))}
                 </NativeSelect>
                 <span className="ml-auto text-muted-foreground text-xs">
-                  {result.points.length} settings · {result.elapsed_ms} ms on the server
+                  {countOf(result.points.length, 'setting')} · {result.elapsed_ms} ms on the server
                 </span>
               </div>
               <div data-testid="calibration-curve">
                 <CurveChart {...curves} />
               </div>
-              <div className="grid grid-cols-1 gap-2 rounded-lg border p-3">
-                <p className="text-sm" data-testid="calibration-best">
-                  <span className="font-medium">Best: </span>
-                  {bestSummary(result)}
-                </p>
-                <p className="text-muted-foreground text-xs">
-                  Against {result.reference.description}.{' '}
-                  {result.target === 'events'
-                    ? 'Best: the highest F1; ties go to the smaller mean |Δt|, then to the earlier setting.'
-                    : 'Best: the smallest mean difference of the binned %; ties go to the higher r, then to the earlier setting.'}
-                </p>
-                <div className="flex flex-wrap gap-2">
-                  {readOnly ? (
-                    <span className="text-muted-foreground text-xs">Viewers can calibrate but not apply.</span>
-                  ) : (
-                    <Button size="sm" onClick={() => apply.mutate(result.best.parameters)} disabled={apply.isPending}>
-                      {apply.isPending ? (
-                        <Loader2 className="animate-spin" aria-hidden="true" />
-                      ) : (
-                        <Check aria-hidden="true" />
-                      )}
-                      Apply
-                    </Button>
-                  )}
-                  {(['csv', 'xlsx'] as const).map((format) => (
-                    <Button
-                      key={format}
-                      variant="outline"
-                      size="sm"
-                      onClick={() => void download(format)}
-                      disabled={exporting}
-                    >
-                      <Download aria-hidden="true" />
-                      Curve {format.toUpperCase()}
-                    </Button>
-                  ))}
-                </div>
-              </div>
+              <CalibrationRecommendation
+                result={result}
+                readOnly={readOnly}
+                applying={apply.isPending}
+                onApply={(parameters) => apply.mutate(parameters)}
+              >
+                {(['csv', 'xlsx'] as const).map((format) => (
+                  <Button
+                    key={format}
+                    variant="outline"
+                    size="sm"
+                    onClick={() => void download(format)}
+                    disabled={exporting}
+                  >
+                    <Download aria-hidden="true" />
+                    Curve {format.toUpperCase()}
+                  </Button>
+                ))}
+              </CalibrationRecommendation>
               {result.warnings.length > 0 ? (
                 <Alert className="border-warning/60 [&>svg]:text-warning" data-testid="calibration-warnings">
                   <TriangleAlert aria-hidden="true" />

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Download, ListChecks } from 'lucide-react';
+import { Download, Info, ListChecks } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
@@ -18,8 +18,9 @@ import {
 } from '@/features/analysis/api';
 import { quickScorePath } from '@/features/quick-score/links';
 import { errorMessage } from '@/lib/errors';
-import { formatDate } from '@/lib/format';
+import { formatDate, formatTimeAndFrame } from '@/lib/format';
 import { cn } from '@/lib/utils';
+import { noMovementAboveNoise } from '../still-series';
 
 /**
  * A finished run: its series with events, bypassed parts and threshold (optionally over another run's series),
@@ -62,6 +63,11 @@ export function RunResult({
     [compareRun, compareSeries.data],
   );
 
+  const still = useMemo(
+    () => (series.data ? noMovementAboveNoise(series.data.values, run.summary?.noise_top) : false),
+    [series.data, run.summary?.noise_top],
+  );
+
   const openEvent = (event: AnalysisEvent) => {
     setSelectedId(event.id);
     void player.seekTime(event.time);
@@ -69,6 +75,21 @@ export function RunResult({
 
   return (
     <div className="grid grid-cols-1 gap-6">
+      {still ? (
+        <p
+          className="flex items-start gap-2 rounded-md border border-dashed p-3 text-sm"
+          role="note"
+          data-testid="still-note"
+        >
+          <Info className="mt-0.5 size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
+          <span>
+            This video has no movement above the noise: no frame changes more than the noise top (
+            {number(run.summary?.noise_top)} changed pixels), so the threshold is {number(run.summary?.threshold)} and
+            there is nothing to detect. The chart is a flat line; its scale means nothing. If the animal does move,
+            check the ROIs and the pixel threshold.
+          </span>
+        </p>
+      ) : null}
       <div className="min-w-0" data-testid="result-chart">
         {series.data ? (
           <SeriesChart
@@ -118,7 +139,7 @@ export function RunResult({
                     )}
                   >
                     <span className="w-8 text-muted-foreground text-xs tabular-nums">{index + 1}</span>
-                    <span className="font-mono tabular-nums">{event.time.toFixed(3)} s</span>
+                    <span className="font-mono tabular-nums">{formatTimeAndFrame(event.time, player.fps)}</span>
                     {event.label ? <span className="truncate text-xs">{event.label}</span> : null}
                     {event.discarded ? <span className="ml-auto text-xs no-underline">discarded</span> : null}
                   </button>
