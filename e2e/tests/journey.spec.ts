@@ -70,10 +70,12 @@ test('a newcomer registers, verifies, creates a project, uploads and plays a vid
   await expect(upload).toBeVisible();
   await expect(upload.getByRole('progressbar')).toBeVisible();
   await expect(upload).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
-  await expect(upload.getByText('Uploaded — processing')).toBeVisible();
+  await expect(upload.getByText(/^Uploaded — (processing|ready)$/)).toBeVisible();
   const row = page.getByTestId('video-row').filter({ hasText: 'pattern-4s' });
   await expect(row).toBeVisible();
   await expect(row.locator('[data-status="ready"]')).toBeVisible({ timeout: 60_000 });
+  // The card follows the row.
+  await expect(upload.getByText('Uploaded — ready')).toBeVisible();
   await expect(row.getByTestId('video-duration')).toHaveText('00:04');
 
   // Play and seek.
@@ -92,7 +94,7 @@ test('a newcomer registers, verifies, creates a project, uploads and plays a vid
   await player.getByRole('slider', { name: 'Seek' }).focus();
   await page.keyboard.press('End');
   await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime)).toBeGreaterThan(3.5);
-  await expect(page.getByTestId('player-time')).toHaveText(/^00:0[34] \/ 00:04$/);
+  await expect(page.getByTestId('player-time')).toHaveText(/^0:00:0[34]\.\d{3} \/ 0:00:04\.\d{3}$/);
   await player.getByRole('button', { name: 'Back to start' }).click();
   await player.getByRole('button', { name: 'Next frame' }).click();
   await expect(page.getByTestId('player-frame')).toHaveText('frame 1');

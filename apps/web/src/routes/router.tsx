@@ -5,7 +5,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { ProjectScope, PublicOnly, RequireAuth } from './guards';
 
 /** The sections of a project, reachable short (/subjects) and long (/projects/{uuid}/subjects). */
-const projectSections: RouteObject[] = [
+export const projectSections: RouteObject[] = [
   { path: 'subjects', lazy: () => import('./subjects') },
   { path: 'subjects/:subjectUuid', lazy: () => import('./subject') },
   { path: 'analysis-logs', lazy: () => import('./analysis-logs') },

@@ -5,12 +5,15 @@ import { ProjectStatusIcon } from '@/features/projects/components/project-logo';
 import { useActiveProject } from '@/features/projects/hooks/active-project-context';
 import { subjectQueries } from '@/features/subjects/api';
 
-const SECTION_TITLES: Record<string, string> = {
+/** Every project section's crumb: a section missing here leaves the breadcrumb without its name. */
+export const SECTION_TITLES: Record<string, string> = {
   subjects: 'Subjects',
   'analysis-logs': 'Analysis Logs',
   'movement-detector': 'Movement Detector',
   'quick-score': 'Quick Score',
   annotator: 'Annotator',
+  agreement: 'Agreement',
+  trash: 'Trash',
   profile: 'Account',
   'new-project': 'New project',
 };

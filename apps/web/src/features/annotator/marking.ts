@@ -4,6 +4,8 @@
  * redo. Every time is a frame boundary. A bout that would overlap another of its track merges with it, and the
  * outcome says so. Each edit answers the change to save (remove these ranges, add those).
  */
+
+import { countOf } from '@/lib/format';
 import {
   addWithMerge,
   applyChange,
@@ -82,7 +84,7 @@ function mergeMessage(merged: number, trackName: string): string | undefined {
   if (merged === 0) return undefined;
   return merged === 1
     ? `The bout overlapped another bout of "${trackName}" and was merged with it.`
-    : `The bout overlapped ${merged} bouts of "${trackName}" and was merged with them.`;
+    : `The bout overlapped ${countOf(merged, 'bout')} of "${trackName}" and was merged with them.`;
 }
 
 /** Records an edit: the track's new list, the change on the undo stack (redo cleared), the new bout selected. */

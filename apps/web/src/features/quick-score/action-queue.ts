@@ -9,6 +9,7 @@
 import type { EventChange, EventsAnswer, UpdateEventsAnswer } from '@/features/analysis/api';
 import { ApiError } from '@/lib/api-client';
 import { errorMessage } from '@/lib/errors';
+import { countOf } from '@/lib/format';
 import { isProjectLocked, LOCKED_MESSAGE, LOCKED_RETRY_DELAYS_MS } from '@/lib/project-locked';
 import {
   applyAction,
@@ -140,10 +141,7 @@ export class ActionQueue {
     this.items = recovered;
     const outcome = this.rebase(initial);
     if (outcome.kept > 0) {
-      this.notify(
-        'info',
-        `${outcome.kept} unsaved change${outcome.kept === 1 ? '' : 's'} from your last visit: saving.`,
-      );
+      this.notify('info', `${countOf(outcome.kept, 'unsaved change')} from your last visit: saving.`);
     }
     for (const message of outcome.conflicts) this.notify('warning', message);
     this.persist();

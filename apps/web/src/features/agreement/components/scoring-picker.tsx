@@ -7,7 +7,7 @@ import { NativeSelect } from '@/components/ui/select';
 import { type AnalysisRun, analysisQueries, type VideoRef } from '@/features/analysis/api';
 import type { Track } from '@/features/annotator/api';
 import { KIND_LABELS } from '@/features/movement-detector/components/earlier-runs';
-import { formatDate } from '@/lib/format';
+import { countOf, formatDate } from '@/lib/format';
 import { SCORING_KIND_LABELS, type Scoring, type ScoringKind } from '../scorings';
 import { readScoringCsv } from '../uploads';
 
@@ -134,7 +134,7 @@ export function ScoringPicker({
             <option value="">{tracks.length === 0 ? 'No annotation track on this video' : 'Choose a track'}</option>
             {tracks.map((track) => (
               <option key={track.annotation_config_uuid} value={track.annotation_config_uuid}>
-                {track.name} · {track.range_count} bouts
+                {track.name} · {countOf(track.range_count, 'bout')}
               </option>
             ))}
           </NativeSelect>
@@ -149,7 +149,7 @@ export function ScoringPicker({
             </Button>
             <span className="text-muted-foreground text-xs" data-testid={`${id}-upload`}>
               {upload
-                ? `${upload.fileName}: ${upload.ranges ? `${upload.ranges.length} ranges` : `${upload.events?.length ?? 0} events`}`
+                ? `${upload.fileName}: ${upload.ranges ? countOf(upload.ranges.length, 'range') : countOf(upload.events?.length ?? 0, 'event')}`
                 : 'Event times (one a row) or ranges (start,end)'}
             </span>
           </div>

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { countOf } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import { type Range, rangeIndexAt, sameRange, visibleSlice } from '../bouts';
 import { edgeTarget, type Selection, type VideoFrames } from '../marking';
@@ -358,7 +359,7 @@ export function AnnotationTimeline(props: AnnotationTimelineProps) {
         <canvas
           ref={canvasRef}
           role="img"
-          aria-label={`Timeline: ${tracks.length} tracks, ${boutCount} bouts; showing ${formatWindow(view)}`}
+          aria-label={`Timeline: ${countOf(tracks.length, 'track')}, ${countOf(boutCount, 'bout')}; showing ${formatWindow(view)}`}
           data-testid="timeline-canvas"
           className={cn('block touch-none', readOnly ? 'cursor-default' : 'cursor-crosshair')}
           style={{ width: '100%', height }}

@@ -1,5 +1,6 @@
 import { CircleAlert, CircleCheck, Download, Loader2, Lock } from 'lucide-react';
 import { Button } from '@/components/ui/button';
+import { countOf } from '@/lib/format';
 import type { QueueStatus } from '@/lib/persisted-queue';
 import { cn } from '@/lib/utils';
 
@@ -42,10 +43,7 @@ export function SaveStatus({
         )}
         {locked ? 'Waiting: the project is locked' : LABELS[state]}
         {state === 'unsaved' ? (
-          <span className="font-normal">
-            {' '}
-            ({pending} {pending === 1 ? 'change' : 'changes'} kept in this browser)
-          </span>
+          <span className="font-normal"> ({countOf(pending, 'change')} kept in this browser)</span>
         ) : null}
       </span>
       {locked ? (

@@ -1,6 +1,7 @@
 import { Loader2 } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { Button } from '@/components/ui/button';
+import { CappedInput } from '@/components/ui/capped-input';
 import {
   Dialog,
   DialogContent,
@@ -11,6 +12,7 @@ import {
 } from '@/components/ui/dialog';
 import { Field, fieldAria } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
+import { FIELD_LIMITS } from '@/lib/field-limits';
 import { type FieldErrors, fieldErrors, hasErrors, serverFieldErrors } from '@/lib/validation';
 import type { Track } from '../api';
 
@@ -131,13 +133,14 @@ function TrackForm({
         </DialogDescription>
       </DialogHeader>
       <Field id="track-name" label="Name" errors={errors.name}>
-        <Input
+        <CappedInput
           {...fieldAria('track-name', errors.name)}
           value={name}
           onChange={(e) => setName(e.target.value)}
           placeholder="e.g. Grooming"
           autoFocus
-          maxLength={100}
+          max={FIELD_LIMITS.trackName}
+          noun="a track name"
         />
       </Field>
       <div className="grid grid-cols-2 gap-4">

@@ -19,7 +19,7 @@ import { useTrashDays } from '@/features/trash/hooks/use-trash-days';
 import { trashNotice } from '@/features/trash/trash-text';
 import { saveResponse } from '@/lib/download';
 import { errorMessage } from '@/lib/errors';
-import { formatDuration } from '@/lib/format';
+import { countOf, formatDuration } from '@/lib/format';
 import { type FieldErrors, serverFieldErrors } from '@/lib/validation';
 import { type AnnotationVideoRef, annotationQueries, annotationsApi, type Track, type TrackRanges } from '../api';
 import { type Range, totalDuration } from '../bouts';
@@ -114,7 +114,7 @@ export function TrackPanel({
     try {
       const result = await annotationsApi.importCsv(videoRef, uuid, file, version);
       onImported(uuid, result);
-      toast.success(`Imported ${result.ranges.length} bouts into "${track.name}".`);
+      toast.success(`Imported ${countOf(result.ranges.length, 'bout')} into "${track.name}".`);
     } catch (error) {
       setImportError({ track: track.name, message: errorMessage(error) });
     } finally {
@@ -174,7 +174,7 @@ export function TrackPanel({
                 <div className="min-w-0 flex-1">
                   <p className="truncate font-medium text-sm">{track.name}</p>
                   <p className="text-muted-foreground text-xs tabular-nums" data-testid="track-figures">
-                    {list.length} {list.length === 1 ? 'bout' : 'bouts'} · {formatDuration(totalDuration(list))}
+                    {countOf(list.length, 'bout')} · {formatDuration(totalDuration(list))}
                   </p>
                 </div>
                 {track.hotkey ? (
@@ -290,7 +290,7 @@ export function TrackPanel({
         open={deleting !== null}
         onOpenChange={(open) => !open && setDeleting(null)}
         title={`Delete "${deleting?.name}"?`}
-        description={`The track and its ${ranges[deleting?.annotation_config_uuid ?? '']?.length ?? 0} bouts leave for everyone. ${trashNotice(trashDays)}`}
+        description={`The track and its ${countOf(ranges[deleting?.annotation_config_uuid ?? '']?.length ?? 0, 'bout')} leave for everyone. ${trashNotice(trashDays)}`}
         confirmLabel="Delete track"
         pending={mutations.remove.isPending}
         onConfirm={() => {
@@ -308,7 +308,7 @@ export function TrackPanel({
         open={importing !== null}
         onOpenChange={(open) => !open && setImporting(null)}
         title={`Replace the bouts of "${importing?.track.name}"?`}
-        description={`Its ${ranges[importing?.track.annotation_config_uuid ?? '']?.length ?? 0} bouts are replaced by the ${importing?.count ?? 0} of ${importing?.file.name ?? 'the file'}. Ctrl/⌘+Z undoes it.`}
+        description={`The ${countOf(importing?.count ?? 0, 'bout')} of ${importing?.file.name ?? 'the file'} replace the track’s ${countOf(ranges[importing?.track.annotation_config_uuid ?? '']?.length ?? 0, 'bout')}. Ctrl/⌘+Z undoes it.`}
         confirmLabel="Replace bouts"
         pending={importBusy}
         onConfirm={() => importing && void upload(importing)}

@@ -4,6 +4,7 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { readTimeRangeCsv, type TimeRange } from '@/features/analysis/time-range-csv';
+import { countOf } from '@/lib/format';
 
 /**
  * Bypass ranges from a CSV of [start, end] seconds, checked in the browser (spec §5). The message of a broken
@@ -82,7 +83,7 @@ export function BypassUpload({
       {ranges.length > 0 ? (
         <p className="flex items-center gap-1.5 text-sm" data-testid="bypass-summary">
           <FileSpreadsheet className="size-4 text-muted-foreground" aria-hidden="true" />
-          {ranges.length} {ranges.length === 1 ? 'range' : 'ranges'} bypassed ({Number(total.toFixed(3))} s)
+          {countOf(ranges.length, 'range')} bypassed ({Number(total.toFixed(3))} s)
           {fileName ? <span className="text-muted-foreground"> from {fileName}</span> : null}
         </p>
       ) : null}

@@ -2,6 +2,7 @@ import { Loader2 } from 'lucide-react';
 import { useMemo } from 'react';
 import { SeriesChart } from '@/components/chart/series-chart';
 import type { Preview } from '@/features/analysis/api';
+import { countOf } from '@/lib/format';
 
 /** A preview as shown: the answer and how long the whole round trip took. */
 export interface PreviewShown {
@@ -46,8 +47,7 @@ export function PreviewPanel({
             {shown.preview.start_s.toFixed(2)}–
             {(shown.preview.start_s + shown.preview.values.length / shown.preview.fps).toFixed(2)} s · computed in{' '}
             {Math.round(shown.preview.elapsed_ms)} ms ({Math.round(shown.roundTripMs)} ms round trip) ·{' '}
-            {shown.preview.events.length} {shown.preview.events.length === 1 ? 'event' : 'events'} · threshold{' '}
-            {Number(shown.preview.threshold.toFixed(2))}
+            {countOf(shown.preview.events.length, 'event')} · threshold {Number(shown.preview.threshold.toFixed(2))}
           </span>
         ) : null}
       </div>

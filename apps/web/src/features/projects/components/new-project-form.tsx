@@ -3,18 +3,18 @@ import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
+import { CappedInput, CappedTextarea } from '@/components/ui/capped-input';
 import { Card, CardContent, CardFooter } from '@/components/ui/card';
 import { Field, fieldAria } from '@/components/ui/field';
-import { Input } from '@/components/ui/input';
-import { Textarea } from '@/components/ui/textarea';
 import { useAppConfig } from '@/features/config/api';
+import { FIELD_LIMITS } from '@/lib/field-limits';
 import { cn } from '@/lib/utils';
 import { type FieldErrors, fieldErrors, hasErrors, serverFieldErrors } from '@/lib/validation';
 import type { Project } from '../api';
 import { useActiveProject } from '../hooks/active-project-context';
 import { useCreateProject } from '../hooks/use-project-mutations';
 
-export const PROJECT_NAME_MAX = 200;
+export const PROJECT_NAME_MAX = FIELD_LIMITS.projectName;
 
 const PLANS: { value: Project['plan']; title: string; text: string }[] = [
   {
@@ -115,30 +115,35 @@ export function NewProjectForm() {
       <form onSubmit={onSubmit} noValidate>
         <CardContent className="grid grid-cols-1 gap-5">
           <Field id="name" label="Project name" errors={errors.name}>
-            <Input
+            <CappedInput
               {...fieldAria('name', errors.name)}
               value={values.name}
               onChange={set('name')}
               placeholder="e.g. Neonatal twitch study 2026"
               autoFocus
-              maxLength={PROJECT_NAME_MAX + 50}
+              max={PROJECT_NAME_MAX}
+              noun="a project name"
             />
           </Field>
           <div className="grid grid-cols-1 gap-5 sm:grid-cols-2">
             <Field id="institution" label="Institution" errors={errors.institution}>
-              <Input
+              <CappedInput
                 {...fieldAria('institution', errors.institution)}
                 value={values.institution}
                 onChange={set('institution')}
                 placeholder="University or institute"
+                max={FIELD_LIMITS.projectInstitution}
+                noun="an institution"
               />
             </Field>
             <Field id="principal_investigator" label="Principal investigator" errors={errors.principal_investigator}>
-              <Input
+              <CappedInput
                 {...fieldAria('principal_investigator', errors.principal_investigator)}
                 value={values.principal_investigator}
                 onChange={set('principal_investigator')}
                 placeholder="Dr. …"
+                max={FIELD_LIMITS.projectInvestigator}
+                noun="a principal investigator"
               />
             </Field>
           </div>
@@ -149,11 +154,13 @@ export function NewProjectForm() {
             errors={errors.description}
             description="What the project studies; visible to every member."
           >
-            <Textarea
+            <CappedTextarea
               {...fieldAria('description', errors.description)}
               value={values.description}
               onChange={set('description')}
               rows={4}
+              max={FIELD_LIMITS.projectDescription}
+              noun="a description"
             />
           </Field>
         </CardContent>

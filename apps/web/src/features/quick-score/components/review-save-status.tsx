@@ -1,6 +1,7 @@
 import { Check, CloudOff, Download, Loader2, Lock } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { saveJson } from '@/lib/download';
+import { countOf } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import type { ActionQueue, QueueSnapshot } from '../action-queue';
 
@@ -30,7 +31,7 @@ export function ReviewSaveStatus({
     save.state === 'saved'
       ? 'All changes saved'
       : save.state === 'saving'
-        ? `Saving ${save.pending} change${save.pending === 1 ? '' : 's'}…`
+        ? `Saving ${countOf(save.pending, 'change')}…`
         : locked
           ? `Waiting: the project is locked (${save.pending})`
           : `Not saved yet (${save.pending})`;

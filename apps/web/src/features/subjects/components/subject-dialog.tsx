@@ -1,6 +1,7 @@
 import { Loader2, Plus, X } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { Button } from '@/components/ui/button';
+import { CappedInput, CappedTextarea } from '@/components/ui/capped-input';
 import {
   Dialog,
   DialogContent,
@@ -12,12 +13,12 @@ import {
 import { Field, fieldAria } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { Textarea } from '@/components/ui/textarea';
+import { FIELD_LIMITS } from '@/lib/field-limits';
 import { type FieldErrors, fieldErrors, hasErrors, serverFieldErrors } from '@/lib/validation';
 import type { Subject, SubjectBody } from '../api';
 import { useCreateSubject, useUpdateSubject } from '../hooks/use-subject-mutations';
 
-export const SUBJECT_NAME_MAX = 200;
+export const SUBJECT_NAME_MAX = FIELD_LIMITS.subjectName;
 
 type Row = { id: number; key: string; value: string };
 
@@ -111,29 +112,35 @@ function SubjectForm({
       </DialogHeader>
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
         <Field id="subject-name" label="Name" errors={errors.name}>
-          <Input
+          <CappedInput
             {...fieldAria('subject-name', errors.name)}
             value={name}
             onChange={(e) => setName(e.target.value)}
             placeholder="e.g. M12"
             autoFocus
+            max={SUBJECT_NAME_MAX}
+            noun="a subject name"
           />
         </Field>
         <Field id="subject-group" label="Group" errors={errors.group}>
-          <Input
+          <CappedInput
             {...fieldAria('subject-group', errors.group)}
             value={group}
             onChange={(e) => setGroup(e.target.value)}
             placeholder="e.g. control"
+            max={FIELD_LIMITS.subjectGroup}
+            noun="a group"
           />
         </Field>
       </div>
       <Field id="subject-notes" label="Notes" errors={errors.notes}>
-        <Textarea
+        <CappedTextarea
           {...fieldAria('subject-notes', errors.notes)}
           value={notes}
           onChange={(e) => setNotes(e.target.value)}
           rows={3}
+          max={FIELD_LIMITS.subjectNotes}
+          noun="notes"
         />
       </Field>
       <fieldset className="grid grid-cols-1 gap-2">

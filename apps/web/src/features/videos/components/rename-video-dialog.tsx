@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { Button } from '@/components/ui/button';
+import { CappedInput } from '@/components/ui/capped-input';
 import {
   Dialog,
   DialogContent,
@@ -9,7 +10,7 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog';
 import { Field, fieldAria } from '@/components/ui/field';
-import { Input } from '@/components/ui/input';
+import { FIELD_LIMITS } from '@/lib/field-limits';
 import type { Video } from '../api';
 import { useRenameVideo } from '../hooks/use-video-mutations';
 
@@ -47,11 +48,13 @@ export function RenameVideoDialog({
             <DialogDescription>The original file name stays on record.</DialogDescription>
           </DialogHeader>
           <Field id="video-name" label="Name" errors={error}>
-            <Input
+            <CappedInput
               {...fieldAria('video-name', error)}
               value={name}
               onChange={(e) => setName(e.target.value)}
               autoFocus
+              max={FIELD_LIMITS.videoName}
+              noun="a video name"
             />
           </Field>
           <DialogFooter>

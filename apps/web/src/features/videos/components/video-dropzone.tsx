@@ -5,6 +5,7 @@ import { Button } from '@/components/ui/button';
 import { Progress } from '@/components/ui/progress';
 import { formatBytes } from '@/lib/format';
 import { cn } from '@/lib/utils';
+import type { Video } from '../api';
 import { isVideoFile, type UploadItem, VIDEO_EXTENSIONS } from '../hooks/use-video-uploads';
 
 /** Drop several videos (or browse); each file gets its own progress bar. */
@@ -76,13 +77,22 @@ export function VideoDropzone({ onFiles, disabled }: { onFiles: (files: File[]) 
   );
 }
 
+/** What a finished upload's card says: its video row's status, as the table shows it beside. */
+function doneText(row: Pick<Video, 'status' | 'error'> | undefined): string {
+  if (!row || row.status === 'uploading' || row.status === 'processing') return 'Uploaded — processing';
+  return row.status === 'ready' ? 'Uploaded — ready' : 'Uploaded — processing failed';
+}
+
 export function UploadList({
   items,
+  videos,
   onCancel,
   onDismiss,
   onRetry,
 }: {
   items: UploadItem[];
+  /** The subject's videos: a finished upload follows its row's status. */
+  videos: readonly Pick<Video, 'video_uuid' | 'status' | 'error'>[];
   onCancel: (id: string) => void;
   onDismiss: (id: string) => void;
   onRetry: (id: string) => void;
@@ -92,12 +102,14 @@ export function UploadList({
     <ul className="grid grid-cols-1 gap-2" aria-label="Uploads">
       {items.map((item) => {
         const percent = item.total > 0 ? Math.round((item.loaded / item.total) * 100) : 0;
+        const row = item.videoUuid ? videos.find((v) => v.video_uuid === item.videoUuid) : undefined;
         return (
           <li
             key={item.id}
             className="flex items-center gap-3 rounded-lg border bg-card p-3"
             data-testid="upload-item"
             data-status={item.status}
+            data-video-status={row?.status}
           >
             <FileVideo className="size-5 shrink-0 text-muted-foreground" aria-hidden="true" />
             <div className="min-w-0 flex-1 space-y-1.5">
@@ -107,18 +119,28 @@ export function UploadList({
                   {item.status === 'uploading'
                     ? `${percent}% of ${formatBytes(item.total)}`
                     : item.status === 'done'
-                      ? 'Uploaded — processing'
+                      ? doneText(row)
                       : item.status === 'cancelled'
                         ? 'Cancelled'
-                        : 'Failed'}
+                        : item.refused
+                          ? 'Refused'
+                          : 'Failed'}
                 </span>
               </div>
               <Progress
-                value={item.status === 'done' ? 100 : percent}
+                value={item.status === 'done' || item.refused ? 100 : percent}
                 aria-label={`Upload progress of ${item.file.name}`}
                 className={cn(item.status === 'error' && '[&>div]:bg-destructive')}
               />
               {item.error ? <p className="text-destructive text-xs">{item.error}</p> : null}
+              {item.status === 'done' && row?.status === 'failed' && row.error ? (
+                <p className="text-destructive text-xs">{row.error}</p>
+              ) : null}
+              {item.refused ? (
+                <p className="text-muted-foreground text-xs" data-testid="upload-refused">
+                  Sending the same file again cannot succeed: remove it from the list.
+                </p>
+              ) : null}
             </div>
             {item.status === 'uploading' ? (
               <Button
@@ -128,6 +150,11 @@ export function UploadList({
                 onClick={() => onCancel(item.id)}
               >
                 <X aria-hidden="true" />
+              </Button>
+            ) : item.refused ? (
+              <Button variant="outline" size="sm" onClick={() => onDismiss(item.id)}>
+                <X aria-hidden="true" />
+                Remove from list
               </Button>
             ) : item.status === 'error' || item.status === 'cancelled' ? (
               <div className="flex">

@@ -75,8 +75,11 @@ export function VideosSection({
 
   const allChecked = videos.length > 0 && videos.every((v) => checked.has(v.video_uuid));
 
+  // Layout (issue 20): every grid track here is minmax(0, 1fr), so the table can never widen its card, and the
+  // optional columns follow the card's own width (a container query), not the window's — beside the subject's
+  // details at 1,400 px the card is narrow though the window is wide.
   return (
-    <div className="grid grid-cols-1 gap-6">
+    <div className="grid grid-cols-[minmax(0,1fr)] gap-6">
       {current ? (
         current.status === 'ready' ? (
           <SubjectVideoPlayer key={current.video_uuid} video={current} />
@@ -97,7 +100,7 @@ export function VideosSection({
           <CardTitle>Videos</CardTitle>
           <CardDescription>Recordings of this subject. Select one to play it.</CardDescription>
         </CardHeader>
-        <CardContent className="grid grid-cols-1 gap-4">
+        <CardContent className="grid grid-cols-[minmax(0,1fr)] gap-4">
           {!readOnly && uploadBlockedReason ? (
             <p
               className="rounded-lg border border-dashed p-4 text-muted-foreground text-sm"
@@ -110,6 +113,7 @@ export function VideosSection({
               <VideoDropzone onFiles={(files) => files.forEach(uploads.start)} />
               <UploadList
                 items={uploads.items}
+                videos={videos}
                 onCancel={uploads.cancel}
                 onDismiss={uploads.dismiss}
                 onRetry={uploads.retry}
@@ -141,7 +145,7 @@ export function VideosSection({
               <p className="text-muted-foreground text-xs">Uploaded videos appear here while they are processed.</p>
             </div>
           ) : (
-            <div className="-mx-6 border-t">
+            <div className="@container -mx-6 border-t" data-testid="videos-table">
               <Table aria-label="Videos">
                 <TableHeader>
                   <TableRow className="hover:bg-transparent">
@@ -158,11 +162,11 @@ export function VideosSection({
                     </TableHead>
                     <TableHead>Video</TableHead>
                     <TableHead className="text-right">Duration</TableHead>
-                    <TableHead className="hidden text-right sm:table-cell">Size</TableHead>
-                    <TableHead className="hidden text-right md:table-cell">Frame rate</TableHead>
-                    <TableHead className="hidden text-right lg:table-cell">Resolution</TableHead>
+                    <TableHead className="@2xl:table-cell hidden text-right">Size</TableHead>
+                    <TableHead className="@3xl:table-cell hidden text-right">Frame rate</TableHead>
+                    <TableHead className="@4xl:table-cell hidden text-right">Resolution</TableHead>
                     <TableHead>Status</TableHead>
-                    <TableHead className="w-12 pr-6">
+                    <TableHead className="w-12 pr-6" data-testid="video-actions-head">
                       <span className="sr-only">Actions</span>
                     </TableHead>
                   </TableRow>
@@ -224,19 +228,19 @@ export function VideosSection({
                       <TableCell className="text-right font-mono tabular-nums" data-testid="video-duration">
                         {formatDuration(video.duration_s)}
                       </TableCell>
-                      <TableCell className="hidden text-right tabular-nums sm:table-cell">
+                      <TableCell className="@2xl:table-cell hidden text-right tabular-nums">
                         {formatBytes(video.size_bytes)}
                       </TableCell>
-                      <TableCell className="hidden text-right tabular-nums md:table-cell">
+                      <TableCell className="@3xl:table-cell hidden text-right tabular-nums">
                         {formatFps(video.fps)}
                       </TableCell>
-                      <TableCell className="hidden text-right tabular-nums lg:table-cell">
+                      <TableCell className="@4xl:table-cell hidden text-right tabular-nums">
                         {formatResolution(video.width, video.height)}
                       </TableCell>
                       <TableCell>
                         <VideoStatusBadge status={video.status} title={video.error ?? undefined} />
                       </TableCell>
-                      <TableCell className="pr-6">
+                      <TableCell className="pr-6" data-testid="video-actions">
                         <DropdownMenu>
                           <DropdownMenuTrigger asChild>
                             <Button variant="ghost" size="icon-sm" aria-label={`Actions for ${video.name}`}>

@@ -11,6 +11,7 @@ const tus = vi.hoisted(() => ({
 }));
 
 vi.mock('tus-js-client', () => ({
+  DetailedError: class extends Error {},
   Upload: class {
     file: File;
     options: Record<string, unknown>;
@@ -120,6 +121,25 @@ describe('video uploads', () => {
     act(() => FakeXhr.last!.respond(400, { errors: { file: ['The file is not a readable video.'] } }));
     await waitFor(() => expect(result.current.items[0]!.status).toBe('error'));
     expect(result.current.items[0]!.error).toBe('The file is not a readable video.');
+    // A refusal of the file itself: sending it again cannot succeed.
+    expect(result.current.items[0]!.refused).toBe(true);
+  });
+
+  it('keeps Retry for a failure that another try may fix', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { result } = renderHook(() => useVideoUploads('p1', 's1'), { wrapper });
+    act(() => result.current.start(fileOfSize('day1.mp4', 10)));
+    act(() => FakeXhr.last!.respond(503, { errors: 'The server is busy.' }));
+    await waitFor(() => expect(result.current.items[0]!.status).toBe('error'));
+    expect(result.current.items[0]!.refused).toBe(false);
+  });
+
+  it('remembers the video an upload became, so its card can follow the row', async () => {
+    const { result } = renderHook(() => useVideoUploads('p1', 's1'), { wrapper });
+    act(() => result.current.start(fileOfSize('day2.mp4', 10)));
+    act(() => FakeXhr.last!.respond(201, { video_uuid: 'v-42', status: 'processing' }));
+    await waitFor(() => expect(result.current.items[0]!.status).toBe('done'));
+    expect(result.current.items[0]!.videoUuid).toBe('v-42');
   });
 
   it('names uploads after the file without its extension', () => {

@@ -1,10 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
-import { Upload as TusUpload } from 'tus-js-client';
+import { DetailedError, Upload as TusUpload } from 'tus-js-client';
 import { projectKeys } from '@/features/projects/api';
 import { subjectKeys } from '@/features/subjects/api';
-import { API_BASE, refreshTokens, requestHeaders, requireParam, uploadWithProgress } from '@/lib/api-client';
+import { API_BASE, ApiError, refreshTokens, requestHeaders, requireParam, uploadWithProgress } from '@/lib/api-client';
 import { errorMessage } from '@/lib/errors';
 import { type Video, videoKeys } from '../api';
 
@@ -22,7 +22,41 @@ export type UploadItem = {
   resumable: boolean;
   status: 'uploading' | 'done' | 'error' | 'cancelled';
   error?: string;
+  /** The video the upload became: its row's status is what the card shows once the bytes are in. */
+  videoUuid?: string;
+  /** The server refused the file itself (not a video, too big…): sending it again cannot succeed. */
+  refused?: boolean;
 };
+
+/**
+ * Whether a failed upload was refused for what the file is, so a retry of the same file cannot succeed: a 4xx other
+ * than the ones that pass (401 expired token, 408/429 slow down, 409/423 busy upload).
+ */
+export function isRefusal(status: number): boolean {
+  return status >= 400 && status < 500 && ![401, 408, 409, 423, 429].includes(status);
+}
+
+/** The HTTP status of a failed upload, multipart (ApiError) or resumable (tus's DetailedError); 0 when none. */
+function failureStatus(error: unknown): number {
+  if (error instanceof ApiError) return error.status;
+  if (error instanceof DetailedError) return error.originalResponse?.getStatus() ?? 0;
+  return 0;
+}
+
+/** A tus failure's message: the server's `errors` body when it sent one, else the library's text. */
+function failureMessage(error: unknown): string {
+  if (error instanceof DetailedError) {
+    const body = error.originalResponse?.getBody();
+    if (body) {
+      try {
+        return errorMessage(new ApiError(error.originalResponse!.getStatus(), JSON.parse(body), 'PATCH', 'uploads/'));
+      } catch {
+        // Not JSON: the library's own message says more.
+      }
+    }
+  }
+  return errorMessage(error);
+}
 
 export function isVideoFile(file: File): boolean {
   const lower = file.name.toLowerCase();
@@ -69,17 +103,19 @@ export function useVideoUploads(projectUuid: string, subjectUuid: string) {
       setItems((list) => [...list, { id, file, name, loaded: 0, total: file.size, resumable, status: 'uploading' }]);
 
       const onProgress = (loaded: number, total: number) => patch(id, { loaded, total });
-      const onDone = () => {
+      const onDone = (videoUuid: string | undefined) => {
         cancels.current.delete(id);
-        patch(id, { status: 'done', loaded: file.size });
+        patch(id, { status: 'done', loaded: file.size, videoUuid });
         refresh();
       };
       const onFail = (error: unknown) => {
         cancels.current.delete(id);
         if (error instanceof DOMException && error.name === 'AbortError') return;
-        console.error(error);
-        const message = errorMessage(error);
-        patch(id, { status: 'error', error: message });
+        const refused = isRefusal(failureStatus(error));
+        // A refused file is the user's input, answered on the card; anything else is worth a trace.
+        if (!refused) console.error(error);
+        const message = failureMessage(error);
+        patch(id, { status: 'error', error: message, refused });
         toast.error(`${file.name}: ${message}`);
       };
 
@@ -94,7 +130,7 @@ export function useVideoUploads(projectUuid: string, subjectUuid: string) {
           form,
           onProgress,
           controller.signal,
-        ).then(onDone, onFail);
+        ).then((video) => onDone(video.video_uuid), onFail);
         return;
       }
 
@@ -121,7 +157,7 @@ export function useVideoUploads(projectUuid: string, subjectUuid: string) {
           return status === 0 || status >= 500 || status === 409 || status === 423;
         },
         onProgress: (loaded, total) => onProgress(loaded, total),
-        onSuccess: onDone,
+        onSuccess: ({ lastResponse }) => onDone(lastResponse.getHeader('x-video-uuid') || upload.url?.split('/').pop()),
         onError: onFail,
       });
       cancels.current.set(id, () => void upload.abort());
