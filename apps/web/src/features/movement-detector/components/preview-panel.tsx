@@ -2,7 +2,7 @@ import { Loader2 } from 'lucide-react';
 import { useMemo } from 'react';
 import { SeriesChart } from '@/components/chart/series-chart';
 import type { Preview } from '@/features/analysis/api';
-import { countOf } from '@/lib/format';
+import { countOf, formatTime } from '@/lib/format';
 
 /** A preview as shown: the answer and how long the whole round trip took. */
 export interface PreviewShown {
@@ -44,8 +44,8 @@ export function PreviewPanel({
           </span>
         ) : shown ? (
           <span className="text-muted-foreground text-xs tabular-nums" data-testid="preview-elapsed">
-            {shown.preview.start_s.toFixed(2)}–
-            {(shown.preview.start_s + shown.preview.values.length / shown.preview.fps).toFixed(2)} s · computed in{' '}
+            {formatTime(shown.preview.start_s)}–
+            {formatTime(shown.preview.start_s + shown.preview.values.length / shown.preview.fps)} · computed in{' '}
             {Math.round(shown.preview.elapsed_ms)} ms ({Math.round(shown.roundTripMs)} ms round trip) ·{' '}
             {countOf(shown.preview.events.length, 'event')} · threshold {Number(shown.preview.threshold.toFixed(2))}
           </span>

@@ -63,14 +63,14 @@ describe('ROI timeline', () => {
 
   it('moves a marker a frame with the arrow keys, never the first', () => {
     const { onMove } = setup();
-    const second = screen.getByRole('button', { name: /^ROI 2 at 2\.00 s/ });
+    const second = screen.getByRole('button', { name: /^ROI 2 at 0:00:02\.000/ });
     fireEvent.keyDown(second, { key: 'ArrowRight' });
     fireEvent.keyDown(second, { key: 'ArrowLeft' });
     expect(onMove.mock.calls.map(([index, time]) => [index, Math.floor(time * 30 + 1e-6)])).toEqual([
       [1, 61],
       [1, 59],
     ]);
-    fireEvent.keyDown(screen.getByRole('button', { name: 'ROI 1 at 0 s (fixed)' }), { key: 'ArrowRight' });
+    fireEvent.keyDown(screen.getByRole('button', { name: 'ROI 1 at 0:00:00.000 (fixed)' }), { key: 'ArrowRight' });
     expect(onMove).toHaveBeenCalledTimes(2);
   });
 
@@ -78,7 +78,7 @@ describe('ROI timeline', () => {
     // jsdom has no pointer capture.
     Object.defineProperty(HTMLElement.prototype, 'setPointerCapture', { configurable: true, value: vi.fn() });
     const { onSeek } = setup();
-    const second = screen.getByRole('button', { name: /^ROI 2 at 2\.00 s/ });
+    const second = screen.getByRole('button', { name: /^ROI 2 at 0:00:02\.000/ });
     fireEvent.pointerDown(second, { button: 0, clientX: 10 });
     fireEvent.pointerUp(second, { button: 0, clientX: 10 });
     expect(onSeek).toHaveBeenCalledWith(2);

@@ -3,6 +3,7 @@ import { type KeyboardEvent, type PointerEvent, useRef, useSyncExternalStore } f
 import { type TimeSource, useTime } from '@/components/player/time-store';
 import { Button } from '@/components/ui/button';
 import type { TimeRange } from '@/features/analysis/time-range-csv';
+import { formatTime } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import { activeRoiIndex, describeRoiRect, type Roi, type Size } from '../rois';
 
@@ -60,7 +61,7 @@ export function RoiTimeline({
           </span>
           <span className="text-muted-foreground">
             {' '}
-            · from {activeRoi?.start_s.toFixed(2)} s · {describeRoiRect(activeRoi?.rect ?? null, picture)}
+            · from {formatTime(activeRoi?.start_s)} · {describeRoiRect(activeRoi?.rect ?? null, picture)}
           </span>
         </p>
         <Button variant="outline" size="sm" onClick={onAdd} aria-label="Add an ROI at the current time">
@@ -97,7 +98,7 @@ export function RoiTimeline({
             key={`${start}-${end}`}
             className="absolute inset-y-0 bg-[repeating-linear-gradient(135deg,var(--color-muted-foreground)_0_2px,transparent_2px_6px)] opacity-40"
             style={{ left: percent(start), width: `calc(${percent(end)} - ${percent(start)})` }}
-            title={`Bypassed: ${start} s – ${end} s`}
+            title={`Bypassed: ${formatTime(start)} – ${formatTime(end)}`}
             data-testid="bypass-span"
           />
         ))}
@@ -236,8 +237,8 @@ function RoiMarker({
         )}
         aria-label={
           fixed
-            ? `ROI 1 at 0 s (fixed)`
-            : `ROI ${index + 1} at ${roi.start_s.toFixed(2)} s: drag or use arrow keys to move, Delete to remove`
+            ? `ROI 1 at ${formatTime(0)} (fixed)`
+            : `ROI ${index + 1} at ${formatTime(roi.start_s)}: drag or use arrow keys to move, Delete to remove`
         }
         onPointerDown={onPointerDown}
         onPointerMove={onPointerMove}
