@@ -1,6 +1,6 @@
 import { TriangleAlert } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { countOf } from '@/lib/format';
+import { countOf, formatTime } from '@/lib/format';
 import type { EventFigures, IntervalFigures } from '../api';
 import { FIGURE_MEANINGS } from '../definitions';
 
@@ -199,7 +199,7 @@ export function BinsTable({
             {bins.map((bin) => (
               <tr key={bin.start_s} className="border-t">
                 <td className="px-3 py-1">
-                  {figure(bin.start_s, 2)}–{figure(bin.end_s, 2)} s
+                  {formatTime(bin.start_s)}–{formatTime(bin.end_s)}
                 </td>
                 <td className="px-3 py-1 text-right">{percent(bin.reference_percent)}</td>
                 <td className="px-3 py-1 text-right">{percent(bin.candidate_percent)}</td>

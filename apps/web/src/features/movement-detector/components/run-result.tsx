@@ -18,7 +18,7 @@ import {
 } from '@/features/analysis/api';
 import { quickScorePath } from '@/features/quick-score/links';
 import { errorMessage } from '@/lib/errors';
-import { formatDate, formatTimeAndFrame } from '@/lib/format';
+import { formatDate, formatTime, formatTimeAndFrame } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import { noMovementAboveNoise } from '../still-series';
 
@@ -207,7 +207,7 @@ function Summary({ summary }: { summary: AnalysisSummary }) {
             {freezing.bins.map((bin) => (
               <tr key={bin.start_s}>
                 <td>
-                  {number(bin.start_s)}–{number(bin.end_s)} s
+                  {formatTime(bin.start_s)}–{formatTime(bin.end_s)}
                 </td>
                 <td className="text-right">{number(bin.percent, 1)}%</td>
               </tr>

@@ -3,6 +3,7 @@ import type uPlot from 'uplot';
 import type { ChartEvent, ChartSeries } from '@/components/chart/chart-data';
 import { useSeriesChart } from '@/components/chart/use-series-chart';
 import type { PlayerController } from '@/components/player/player-controller';
+import { countOf, formatTime } from '@/lib/format';
 import type { ReviewEvent } from '../review-events';
 
 /** How near the centre line (CSS px) a press grabs it. */
@@ -76,7 +77,7 @@ export function EventTrace({
         className="min-w-0 overflow-hidden [&_.u-cursor-x]:border-muted-foreground/60"
         style={{ height: 180 }}
         role="img"
-        aria-label={`Series from ${window[0].toFixed(1)} s to ${window[1].toFixed(1)} s around the event at ${event.time.toFixed(3)} s; ${neighbours.length} event${neighbours.length === 1 ? '' : 's'} in view${threshold != null ? `; threshold ${threshold}` : ''}.`}
+        aria-label={`Series from ${formatTime(window[0])} to ${formatTime(window[1])} around the event at ${formatTime(event.time)}; ${countOf(neighbours.length, 'event')} in view${threshold != null ? `; threshold ${threshold}` : ''}.`}
       />
     </div>
   );
