@@ -39,10 +39,9 @@ test('draw an ROI, preview, run, read the events, seek from them and download th
   test.setTimeout(180_000);
   await signIn(page, user, { activeProjectUuid: project.project_uuid });
 
-  // From the subject's video menu to the detector with that video.
+  // From the video's Detect movement to the detector with that video.
   await page.goto(`/projects/${project.project_uuid}/subjects/${subjectUuid}`);
-  await page.getByRole('button', { name: 'Actions for jumps' }).click();
-  await page.getByRole('menuitem', { name: 'Movement Detector' }).click();
+  await page.getByRole('link', { name: 'Detect movement: jumps' }).click();
   await expect(page).toHaveURL(
     `/projects/${project.project_uuid}/movement-detector?subject=${subjectUuid}&video=${videoUuid}`,
   );
