@@ -720,3 +720,33 @@ test.describe('agreement', () => {
     });
   }
 });
+
+/** Issue 20's first hour (filter with -g "first hour"): the getting-started checklist and an invitation's landing. */
+test.describe('first hour', () => {
+  test('checklist and invitation landing', async ({ browser, request }) => {
+    const viewport = VIEWPORTS.desktop;
+    const signedIn = await browser.newContext({ viewport, colorScheme: 'light' });
+    const page = await signedIn.newPage();
+    await signIn(page, user, { activeProjectUuid: projectUuid });
+    await page.goto('/');
+    await expect(page.getByTestId('getting-started')).toBeVisible();
+    await page.mouse.move(0, 0);
+    await page.waitForLoadState('networkidle').catch(() => {});
+    await page.getByTestId('getting-started').screenshot({ path: path.join(OUT, 'checklist.png') });
+    await signedIn.close();
+
+    const invited = await request.post(`/api/projects/${projectUuid}/invitations/`, {
+      headers: { Authorization: `Bearer ${user.access}` },
+      data: { email: 'student@university.edu', role: 'member' },
+    });
+    const { invitation_uuid } = (await invited.json()) as { invitation_uuid: string };
+    const visitor = await browser.newContext({ viewport, colorScheme: 'light' });
+    const landing = await visitor.newPage();
+    await landing.goto(`/auth/accept-invite/${projectUuid}/${invitation_uuid}`);
+    await expect(landing.getByTestId('invitation-intro')).toBeVisible();
+    await landing.mouse.move(0, 0);
+    await landing.waitForTimeout(300);
+    await landing.screenshot({ path: path.join(OUT, 'invitation-landing.png') });
+    await visitor.close();
+  });
+});

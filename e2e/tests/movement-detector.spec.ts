@@ -39,10 +39,9 @@ test('draw an ROI, preview, run, read the events, seek from them and download th
   test.setTimeout(180_000);
   await signIn(page, user, { activeProjectUuid: project.project_uuid });
 
-  // From the subject's video menu to the detector with that video.
+  // From the video's Detect movement to the detector with that video.
   await page.goto(`/projects/${project.project_uuid}/subjects/${subjectUuid}`);
-  await page.getByRole('button', { name: 'Actions for jumps' }).click();
-  await page.getByRole('menuitem', { name: 'Movement Detector' }).click();
+  await page.getByRole('link', { name: 'Detect movement: jumps' }).click();
   await expect(page).toHaveURL(
     `/projects/${project.project_uuid}/movement-detector?subject=${subjectUuid}&video=${videoUuid}`,
   );
@@ -188,6 +187,10 @@ test('a run in the URL with edit=1 loads its parameters without showing its resu
 test('each broken bypass CSV shows its message; a good one is counted, shaded and can be cleared', async ({ page }) => {
   await signIn(page, user, { activeProjectUuid: project.project_uuid });
   await page.goto(`/projects/${project.project_uuid}/movement-detector?subject=${subjectUuid}&video=${videoUuid}`);
+  // The video opens on its last run (the one above), bypass range included (issue 20): start from none.
+  await expect(page.getByTestId('bypass-span')).toHaveCount(1);
+  await page.getByRole('button', { name: 'Clear ranges' }).click();
+  await expect(page.getByTestId('bypass-span')).toHaveCount(0);
   const input = page.getByLabel('Bypass ranges (CSV)');
   const error = page.getByTestId('bypass-error');
   const choose = (name: string, text: string) =>

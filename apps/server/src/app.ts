@@ -25,6 +25,7 @@ import { registerNullCharacterGuard } from './lib/null-characters.js';
 import { registerProjectScope } from './lib/project-scope.js';
 import { responseSerializerCompiler } from './lib/response-serializer.js';
 import { cspHeader, docsDirectives, registerSecurityHeaders } from './lib/security-headers.js';
+import { recordProjectExports } from './modules/checklist/checklist.service.js';
 import { apiModules } from './modules/index.js';
 import { APP_VERSION } from './version.js';
 
@@ -167,6 +168,7 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
   });
   registerAuthentication(app);
   registerProjectScope(app);
+  recordProjectExports(app);
   registerNullCharacterGuard(app);
 
   await app.register(

@@ -13,6 +13,8 @@ import type { TestUser } from './factories.js';
 const NOT_PROJECT_SCOPED: Record<string, string> = {
   'POST /api/projects/{project_uuid}/invitations/{invitation_uuid}/accept/':
     'the invitee is not a member yet; the invitation (its address and expiry) is the gate',
+  'GET /api/projects/{project_uuid}/invitations/{invitation_uuid}/landing/':
+    'the landing of an invitation link, for signed-out visitors: only a pending, unexpired invitation answers',
 };
 
 interface Operation {

@@ -49,6 +49,11 @@ const membersUrl = (f: Fixture) => `/api/projects/${f.projectUuid}/members/`;
 export const accessMatrixTeamEndpoints: Endpoint[] = [
   { name: 'GET members', minimum: 'viewer', request: (f) => json('GET', membersUrl(f)) },
   {
+    name: 'GET checklist',
+    minimum: 'viewer',
+    request: (f) => json('GET', `/api/projects/${f.projectUuid}/checklist/`),
+  },
+  {
     name: 'PATCH member role',
     minimum: 'admin',
     prepare: withTarget('viewer'),

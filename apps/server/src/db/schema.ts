@@ -119,6 +119,8 @@ export const projects = pgTable(
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     deletedById: integer('deleted_by_id').references(() => users.id, { onDelete: 'set null' }),
     purgeAt: timestamp('purge_at', { withTimezone: true }),
+    /** When one of the project's exports was first downloaded (migration 0018): the checklist's last step. */
+    firstExportAt: timestamp('first_export_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -4,9 +4,11 @@ import analysisRoutes from './analysis/analysis.routes.js';
 import annotationRoutes from './annotations/annotation.routes.js';
 import authRoutes from './auth/auth.routes.js';
 import billingRoutes from './billing/billing.routes.js';
+import checklistRoutes from './checklist/checklist.routes.js';
 import fileRoutes from './files/file.routes.js';
 import healthRoutes from './health/health.routes.js';
 import invitationRoutes from './invitations/invitation.routes.js';
+import invitationLandingRoutes from './invitations/invitation-landing.routes.js';
 import labelRoutes from './labels/label.routes.js';
 import memberRoutes from './members/member.routes.js';
 import projectRoutes from './projects/project.routes.js';
@@ -24,6 +26,7 @@ export const apiModules: ((app: FastifyInstance) => Promise<void>)[] = [
   projectRoutes,
   memberRoutes,
   invitationRoutes,
+  invitationLandingRoutes,
   billingRoutes,
   subjectRoutes,
   videoRoutes,
@@ -32,4 +35,5 @@ export const apiModules: ((app: FastifyInstance) => Promise<void>)[] = [
   labelRoutes,
   agreementRoutes,
   trashRoutes,
+  checklistRoutes,
 ];

@@ -179,6 +179,11 @@ export async function listAnalyses(
     if (!isUuid(value)) throw badRequest({ [field]: ['Must be a valid UUID.'] });
     conditions.push(eq(column, value));
   }
+  if (query.has_events !== undefined) {
+    // Quick Score opens a run worth reviewing: one that found events, when the project has one.
+    const found = sql`exists (select 1 from analysis_events e where e.analysis_uuid = ${analyses.analysisUuid})`;
+    conditions.push(query.has_events === 'true' ? found : sql`not ${found}`);
+  }
   const offset = (query.page - 1) * query.page_size;
   let total: number;
   let rows: ListRow[];

@@ -164,6 +164,10 @@ export const analysisListQuery = z.object({
   status: z.enum(analysisStatuses).optional(),
   subject: z.string().optional(),
   video: z.string().optional(),
+  has_events: z
+    .enum(['true', 'false'], { error: 'Must be true or false.' })
+    .optional()
+    .meta({ description: 'Only runs that found at least one event (true) or none (false)' }),
 });
 
 export const runSelectorQuery = z.object({ analysis_uuid: z.string().optional() });

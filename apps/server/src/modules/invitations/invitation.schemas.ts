@@ -39,3 +39,13 @@ export const acceptedSchema = z.object({
 });
 
 export const INVITATION_ORDERING = ['created_at', 'email', 'status', 'expires_at'] as const;
+
+/**
+ * What a signed-out visitor holding an invitation link may learn: the project's name, who invited them and the
+ * address invited (to fill in the sign-up or sign-in form). Nothing else, and only for a pending, unexpired link.
+ */
+export const invitationLandingSchema = z.object({
+  project_name: z.string(),
+  invited_by: z.string().nullable().meta({ description: 'Display name of the inviter' }),
+  email: z.string(),
+});

@@ -204,6 +204,28 @@ export async function deleteInvitation(context: AppContext, projectUuid: string,
  * The invited person joins the project. Only the account with the invited e-mail may accept; to anyone else the
  * invitation does not exist (404), so invitation ids cannot be probed.
  */
+/**
+ * The landing page of an invitation link, for anyone holding it (signed in or not): the project's name, the
+ * inviter's name and the invited address — for a pending, unexpired invitation of a live project only. Any other
+ * link, a wrong id included, is 404 with nothing in it, so ids cannot be probed for projects.
+ */
+export async function invitationLanding(context: AppContext, projectUuid: string, invitationUuid: string) {
+  if (!isUuid(projectUuid)) throw notFound();
+  const { invitation, inviter } = await loadWithInviter(context, projectUuid, invitationUuid);
+  if (effectiveStatus(invitation) !== 'pending') throw notFound();
+  const [project] = await context.db
+    .select({ name: projects.name, deletedAt: projects.deletedAt })
+    .from(projects)
+    .where(eq(projects.projectUuid, projectUuid))
+    .limit(1);
+  if (!project || project.deletedAt) throw notFound();
+  return {
+    project_name: project.name,
+    invited_by: inviter ? displayName(inviter) : null,
+    email: invitation.email,
+  };
+}
+
 export async function acceptInvitation(
   context: AppContext,
   user: UserRow,

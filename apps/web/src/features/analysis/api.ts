@@ -45,6 +45,8 @@ export interface RunFilters {
   status?: AnalysisStatus;
   subject?: string;
   video?: string;
+  /** Only runs that found events ('true') or none ('false'). */
+  has_events?: 'true' | 'false';
   page?: number;
   page_size?: number;
 }

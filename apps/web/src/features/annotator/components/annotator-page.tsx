@@ -4,6 +4,7 @@ import { PageContainer, PageHeader } from '@/components/layout/page-header';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useSession } from '@/features/auth/hooks/use-session';
 import { useProjectPermissions } from '@/features/projects/hooks/use-project-permissions';
+import { useToolContext } from '@/features/tool-context/use-tool-context';
 import { VideoPicker } from '@/features/videos/components/video-picker';
 import { patchSearchParams } from '@/lib/search-params';
 import { readAnnotatorSearch } from '../links';
@@ -16,6 +17,14 @@ export function AnnotatorPage({ projectUuid }: { projectUuid: string }) {
   const { user } = useSession();
   // Tracks and bouts are the project's content: members of a project that is not locked.
   const readOnly = !useProjectPermissions().canEditContent;
+  // From the sidebar (nothing named): back to the subject and video last open here in this project.
+  useToolContext({
+    tool: 'annotator',
+    projectUuid,
+    target: { ...target, run: null },
+    onRestore: ({ subject, video }) =>
+      setParams((prev) => patchSearchParams(prev, { subject, video }), { replace: true }),
+  });
 
   return (
     <PageContainer className="max-w-7xl">

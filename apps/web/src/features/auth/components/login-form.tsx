@@ -1,14 +1,16 @@
 import { useMutation } from '@tanstack/react-query';
 import { Loader2 } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Field, fieldAria } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { type FieldErrors, fieldErrors, hasErrors, serverFieldErrors, validateEmail } from '@/lib/validation';
 import { redirectTarget } from '@/routes/guards';
+import { useInvitationLanding } from '../invitation-landing';
 import { login } from '../session';
 import { AuthCard } from './auth-card';
+import { InvitationIntro } from './invitation-intro';
 
 export function LoginForm() {
   const navigate = useNavigate();
@@ -16,6 +18,11 @@ export function LoginForm() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});
+  // Sent here by an invitation link: name the project and the inviter, and fill in the invited address.
+  const landing = useInvitationLanding(location.state);
+  useEffect(() => {
+    if (landing) setEmail((current) => current || landing.email);
+  }, [landing]);
 
   const mutation = useMutation({
     mutationFn: () => login(email.trim(), password),
@@ -32,18 +39,23 @@ export function LoginForm() {
 
   return (
     <AuthCard
-      title="Sign in"
-      description="Welcome back. Sign in to your lab's projects."
+      title={landing ? `Join ${landing.project_name}` : 'Sign in'}
+      description={landing ? 'You have been invited to a project.' : "Welcome back. Sign in to your lab's projects."}
       footer={
         <span>
           New here?{' '}
-          <Link to="/auth/register" className="font-medium text-primary underline-offset-4 hover:underline">
+          <Link
+            to="/auth/register"
+            state={location.state}
+            className="font-medium text-primary underline-offset-4 hover:underline"
+          >
             Create an account
           </Link>
         </span>
       }
     >
       <form onSubmit={onSubmit} noValidate className="grid grid-cols-1 gap-4">
+        {landing ? <InvitationIntro landing={landing} action="sign in" /> : null}
         <Field id="email" label="E-mail" errors={errors.email}>
           <Input
             {...fieldAria('email', errors.email)}

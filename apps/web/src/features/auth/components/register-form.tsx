@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { Loader2 } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { type FormEvent, useEffect, useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Field, fieldAria } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
@@ -15,12 +15,20 @@ import {
   validateNewPassword,
 } from '@/lib/validation';
 import { authApi } from '../api';
+import { useInvitationLanding } from '../invitation-landing';
 import { AuthCard } from './auth-card';
+import { InvitationIntro } from './invitation-intro';
 
 export function RegisterForm() {
   const navigate = useNavigate();
   const [values, setValues] = useState({ first_name: '', last_name: '', email: '', password1: '', password2: '' });
   const [errors, setErrors] = useState<FieldErrors>({});
+  // From an invitation link (through the sign-in page): name the project and fill in the invited address.
+  const location = useLocation();
+  const landing = useInvitationLanding(location.state);
+  useEffect(() => {
+    if (landing) setValues((v) => (v.email ? v : { ...v, email: landing.email }));
+  }, [landing]);
   const set = (key: keyof typeof values) => (e: React.ChangeEvent<HTMLInputElement>) =>
     setValues((v) => ({ ...v, [key]: e.target.value }));
 
@@ -47,18 +55,25 @@ export function RegisterForm() {
 
   return (
     <AuthCard
-      title="Create your account"
-      description="Start organising subjects and videos in minutes."
+      title={landing ? `Join ${landing.project_name}` : 'Create your account'}
+      description={
+        landing ? 'Create your account to accept the invitation.' : 'Start organising subjects and videos in minutes.'
+      }
       footer={
         <span>
           Already have an account?{' '}
-          <Link to="/auth/login" className="font-medium text-primary underline-offset-4 hover:underline">
+          <Link
+            to="/auth/login"
+            state={location.state}
+            className="font-medium text-primary underline-offset-4 hover:underline"
+          >
             Sign in
           </Link>
         </span>
       }
     >
       <form onSubmit={onSubmit} noValidate className="grid grid-cols-1 gap-4">
+        {landing ? <InvitationIntro landing={landing} action="sign up" /> : null}
         <div className="grid grid-cols-2 gap-3">
           <Field id="first_name" label="First name" errors={errors.first_name}>
             <Input

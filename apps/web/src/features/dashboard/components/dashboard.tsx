@@ -28,6 +28,7 @@ import { videoQueries } from '@/features/videos/api';
 import { VideoStatusBadge } from '@/features/videos/components/video-status-badge';
 import { formatBytes, formatDate, formatDuration } from '@/lib/format';
 import { EmptyNote } from './empty-note';
+import { GettingStarted } from './getting-started';
 import { RecentAnalyses } from './recent-analyses';
 
 export function Dashboard() {
@@ -40,7 +41,6 @@ export function Dashboard() {
 
   const base = `/projects/${project.project_uuid}`;
   const counts = project.counts ?? { subjects: 0, videos: 0, analyses: 0 };
-  const empty = counts.subjects === 0 || counts.videos === 0;
 
   return (
     <PageContainer>
@@ -69,7 +69,9 @@ export function Dashboard() {
       </div>
 
       {/* The first steps are a member's to take; viewers only read. */}
-      {empty && permissions.canEditContent ? <FirstSteps base={base} hasSubjects={counts.subjects > 0} /> : null}
+      {permissions.canEditContent ? (
+        <GettingStarted key={project.project_uuid} projectUuid={project.project_uuid} className="mt-6" />
+      ) : null}
 
       <div className="mt-6 grid grid-cols-1 gap-6 lg:grid-cols-2">
         <RecentVideos projectUuid={project.project_uuid} />
@@ -108,69 +110,6 @@ function Stat({ icon: Icon, label, value, href }: { icon: LucideIcon; label: str
     </Link>
   ) : (
     body
-  );
-}
-
-function FirstSteps({ base, hasSubjects }: { base: string; hasSubjects: boolean }) {
-  const steps = [
-    { done: true, title: 'Create a project', text: 'Done — this is your workspace.', href: null },
-    {
-      done: hasSubjects,
-      title: 'Add your subjects',
-      text: 'One per animal, e.g. “M12”, with a group.',
-      href: `${base}/subjects`,
-    },
-    {
-      done: false,
-      title: 'Upload videos',
-      text: 'Drop recordings on a subject’s page; big files resume.',
-      href: `${base}/subjects`,
-    },
-    {
-      done: false,
-      title: 'Detect movement',
-      text: 'Draw a region and let the detector find events.',
-      href: `${base}/movement-detector`,
-    },
-  ];
-  return (
-    <Card className="mt-6">
-      <CardHeader>
-        <CardTitle>First steps</CardTitle>
-        <CardDescription>Get from raw recordings to scored events.</CardDescription>
-      </CardHeader>
-      <CardContent>
-        <ol className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4">
-          {steps.map((step, index) => (
-            <li key={step.title} className="flex gap-3 rounded-lg border p-4">
-              <span
-                className={
-                  step.done
-                    ? 'flex size-6 shrink-0 items-center justify-center rounded-full bg-primary font-medium text-primary-foreground text-xs'
-                    : 'flex size-6 shrink-0 items-center justify-center rounded-full border font-medium text-muted-foreground text-xs'
-                }
-                aria-hidden="true"
-              >
-                {index + 1}
-              </span>
-              <div className="min-w-0 space-y-1">
-                <p className="font-medium text-sm">
-                  {step.href && !step.done ? (
-                    <Link to={step.href} className="hover:underline">
-                      {step.title}
-                    </Link>
-                  ) : (
-                    step.title
-                  )}
-                  {step.done ? <span className="sr-only"> (done)</span> : null}
-                </p>
-                <p className="text-muted-foreground text-xs">{step.text}</p>
-              </div>
-            </li>
-          ))}
-        </ol>
-      </CardContent>
-    </Card>
   );
 }
 

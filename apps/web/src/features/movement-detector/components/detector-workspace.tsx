@@ -19,6 +19,7 @@ import {
 import type { TimeRange } from '@/features/analysis/time-range-csv';
 import type { Video } from '@/features/videos/api';
 import { playerFacts } from '@/features/videos/player-source';
+import { lastDetectionRun } from '../context-runs';
 import {
   defaultParameterValues,
   type FieldErrors,
@@ -49,6 +50,7 @@ import { RoiPlayer } from './roi-player';
 import { RoiTimeline } from './roi-timeline';
 import { RunResult } from './run-result';
 import { RunStatus } from './run-status';
+import { SameCamera } from './same-camera';
 
 /** Seconds of video a preview covers. */
 export const PREVIEW_SECONDS = 3;
@@ -84,7 +86,7 @@ export function DetectorWorkspace({
   readOnly: boolean;
   /** Why a member cannot run analyses here (a draft or locked project); viewers get the role's reason. */
   readOnlyReason?: string | null;
-  onOpenRun: (uuid: string, options?: { edit?: boolean }) => void;
+  onOpenRun: (uuid: string, options?: { edit?: boolean; replace?: boolean }) => void;
 }) {
   const queryClient = useQueryClient();
   const ref: VideoRef = useMemo(
@@ -106,6 +108,8 @@ export function DetectorWorkspace({
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [previewShown, setPreviewShown] = useState<PreviewShown | null>(null);
   const [compareUuid, setCompareUuid] = useState<string | null>(null);
+  /** The video whose regions were taken with "Same camera", said under the timeline until a run's are loaded. */
+  const [roisFrom, setRoisFrom] = useState<string | null>(null);
 
   const seek = useCallback((time: number) => void player.seekTime(time), [player]);
 
@@ -117,6 +121,7 @@ export function DetectorWorkspace({
     if (run.kind !== 'movement_detection') return;
     setValues(parameterValuesFromRun(run.parameters));
     setRois(roisFromParameters(run.parameters.rois));
+    setRoisFrom(null);
     setBypass(bypassFromRun(run.parameters.bypass_ranges));
     setFieldErrors({});
   }, []);
@@ -127,6 +132,14 @@ export function DetectorWorkspace({
 
   const runs = useQuery(analysisQueries.list(projectUuid, { video: video.video_uuid, page_size: 100 }));
   const runList = runs.data?.results ?? [];
+  // A video opened without a run opens its last one: its result, and its regions and parameters in the controls.
+  const defaulted = useRef(false);
+  const lastRun = runs.isSuccess && !runs.isPlaceholderData ? lastDetectionRun(runList) : undefined;
+  useEffect(() => {
+    if (defaulted.current || runUuid !== null || lastRun === undefined) return;
+    defaulted.current = true;
+    if (lastRun) onOpenRun(lastRun.analysis_uuid, { replace: true });
+  }, [runUuid, lastRun, onOpenRun]);
   const compareRun = runList.find((run) => run.analysis_uuid === compareUuid && run.status === 'succeeded') ?? null;
 
   /** The request's parameters, or null (with the field errors shown) when a field is not a number. */
@@ -230,6 +243,19 @@ export function DetectorWorkspace({
                 onDelete={(index) => setRois((current) => deleteRoi(current, index))}
                 errors={fieldErrors.rois}
               />
+              <SameCamera
+                projectUuid={projectUuid}
+                video={video}
+                onUse={(next, from) => {
+                  setRois(next);
+                  setRoisFrom(from);
+                }}
+              />
+              {roisFrom ? (
+                <p className="text-muted-foreground text-xs" role="status">
+                  Regions from {roisFrom}’s last run.
+                </p>
+              ) : null}
               <BypassUpload ranges={bypass} onChange={setBypass} serverErrors={fieldErrors.bypass_ranges} />
             </CardContent>
           </Card>

@@ -2,6 +2,7 @@ import { Activity } from 'lucide-react';
 import { useSearchParams } from 'react-router';
 import { PageContainer, PageHeader } from '@/components/layout/page-header';
 import { useProjectPermissions } from '@/features/projects/hooks/use-project-permissions';
+import { useToolContext } from '@/features/tool-context/use-tool-context';
 import { VideoPicker } from '@/features/videos/components/video-picker';
 import { patchSearchParams } from '@/lib/search-params';
 import { type MD_PARAMS, readMovementDetectorSearch } from '../links';
@@ -18,10 +19,17 @@ export function MovementDetectorPage({ projectUuid }: { projectUuid: string }) {
   const readOnly = !useProjectPermissions().canProcess;
 
   /** Sets the given keys (null removes) and drops those that depend on a changed one. */
-  const navigate = (patch: Partial<Record<keyof typeof MD_PARAMS, string | null>>) =>
-    setParams((prev) => patchSearchParams(prev, patch));
-  const openRun = (uuid: string, options?: { edit?: boolean }) =>
-    navigate({ run: uuid, edit: options?.edit ? '1' : null });
+  const navigate = (patch: Partial<Record<keyof typeof MD_PARAMS, string | null>>, replace = false) =>
+    setParams((prev) => patchSearchParams(prev, patch), { replace });
+  const openRun = (uuid: string, options?: { edit?: boolean; replace?: boolean }) =>
+    navigate({ run: uuid, edit: options?.edit ? '1' : null }, options?.replace);
+  // From the sidebar (nothing named): back to the subject, video and run last open here in this project.
+  useToolContext({
+    tool: 'movement-detector',
+    projectUuid,
+    target,
+    onRestore: (context) => navigate({ ...context, edit: null }, true),
+  });
 
   return (
     <PageContainer className="max-w-7xl">

@@ -19,12 +19,19 @@ import { ProjectLogo, ProjectStatusIcon } from './project-logo';
 export const SWITCHER_LIMIT = 5;
 
 export function ProjectSwitcher() {
-  const { project, projects, projectsLoaded } = useActiveProject();
+  const { project, projects, projectsLoaded, setActiveProjectUuid } = useActiveProject();
   const { isMobile, setOpenMobile } = useSidebar();
   const shown = projects.slice(0, SWITCHER_LIMIT);
   const close = () => setOpenMobile(false);
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
+  /** Switching makes the project active and lands on its dashboard (the link itself names its page, spec §2). */
+  const switchTo = (projectUuid: string) => {
+    setOpen(false);
+    close();
+    setActiveProjectUuid(projectUuid);
+    navigate('/');
+  };
 
   if (!projectsLoaded) {
     return (
@@ -74,17 +81,23 @@ export function ProjectSwitcher() {
               const target = shown[Number(event.key) - 1];
               if (!target || event.altKey || event.ctrlKey || event.metaKey) return;
               event.preventDefault();
-              setOpen(false);
-              close();
-              navigate(`/projects/${target.project_uuid}`);
+              switchTo(target.project_uuid);
             }}
           >
-            <DropdownMenuLabel className="text-muted-foreground text-xs">Projects</DropdownMenuLabel>
+            <DropdownMenuLabel className="flex items-center justify-between gap-2 text-muted-foreground text-xs">
+              <span>Projects</span>
+              {shown.length > 1 ? <span className="font-normal">press a number to switch</span> : null}
+            </DropdownMenuLabel>
             {shown.map((item, index) => (
               <DropdownMenuItem key={item.project_uuid} asChild className="gap-2 p-2">
                 <Link
                   to={`/projects/${item.project_uuid}`}
-                  onClick={close}
+                  onClick={(event) => {
+                    // A plain click switches; a modified one (new tab or window) follows the link to the project page.
+                    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+                    event.preventDefault();
+                    switchTo(item.project_uuid);
+                  }}
                   data-testid="switcher-project"
                   aria-current={item.project_uuid === project?.project_uuid ? 'true' : undefined}
                 >
@@ -95,7 +108,10 @@ export function ProjectSwitcher() {
                     {item.project_uuid === project?.project_uuid ? (
                       <Check className="size-4 text-primary" aria-label="Active project" />
                     ) : (
-                      index + 1
+                      <kbd className="font-sans" title={`Press ${index + 1} to switch to this project`}>
+                        <span className="sr-only">key </span>
+                        {index + 1}
+                      </kbd>
                     )}
                   </DropdownMenuShortcut>
                 </Link>

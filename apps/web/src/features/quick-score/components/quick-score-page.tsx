@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Activity, Film, ListChecks, Users } from 'lucide-react';
-import { type ReactNode, useEffect } from 'react';
+import type { ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { EmptyState } from '@/components/layout/empty-state';
 import { PageContainer, PageHeader } from '@/components/layout/page-header';
@@ -16,7 +16,9 @@ import { subjectQueries } from '@/features/subjects/api';
 import { videoQueries } from '@/features/videos/api';
 import { formatDuration } from '@/lib/format';
 import { patchSearchParams } from '@/lib/search-params';
+import { useDefaultRun } from '../hooks/use-default-run';
 import { readQuickScoreSearch } from '../links';
+import { KeysPausedNotice } from './keys-paused-notice';
 import { ReviewWorkspace } from './review-workspace';
 
 const LIST_SIZE = 500;
@@ -27,8 +29,8 @@ const runOption = (run: AnalysisRun) =>
   `${runDate.format(new Date(run.created_at))} · ${KIND_LABELS[run.kind]} · ${run.event_count ?? 0} event${run.event_count === 1 ? '' : 's'}`;
 
 /**
- * Quick Score: pick subject → video → run (kept in the URL, the Movement Detector's names; the project's newest
- * succeeded run when nothing is named, a video's newest when only the video is), then review its events.
+ * Quick Score: pick subject → video → run (kept in the URL, the Movement Detector's names; when nothing is named, the
+ * run last reviewed here or the project's newest with events — see useDefaultRun), then review its events.
  */
 export function QuickScorePage({ projectUuid }: { projectUuid: string }) {
   const [params, setParams] = useSearchParams();
@@ -36,10 +38,6 @@ export function QuickScorePage({ projectUuid }: { projectUuid: string }) {
   const { project } = useActiveProject();
   const canEdit = project ? project.role !== 'viewer' && project.status !== 'locked' : false;
 
-  const newest = useQuery({
-    ...analysisQueries.list(projectUuid, { status: 'succeeded', page_size: 1 }),
-    enabled: target.subject === null,
-  });
   const subjects = useQuery(subjectQueries.list(projectUuid, { page_size: LIST_SIZE, ordering: 'name' }));
   const videos = useQuery({
     ...videoQueries.list(projectUuid, target.subject ?? '', { page_size: LIST_SIZE }),
@@ -60,22 +58,13 @@ export function QuickScorePage({ projectUuid }: { projectUuid: string }) {
   const navigate = (patch: Record<string, string | null>, replace = false) =>
     setParams((prev) => patchSearchParams(prev, patch), { replace });
 
-  // Nothing named: the project's newest succeeded run. A video without a run: its newest.
-  const newestRun = newest.data?.results[0];
-  useEffect(() => {
-    if (target.subject === null && newestRun) {
-      navigate({ subject: newestRun.subject_uuid, video: newestRun.video_uuid, run: newestRun.analysis_uuid }, true);
-    }
-  });
-  const firstRun = runList[0];
-  useEffect(() => {
-    if (target.video !== null && target.run === null && firstRun) navigate({ run: firstRun.analysis_uuid }, true);
-  });
+  // Nothing named, or a video without a run: the run to open (never one with 0 events while one has events).
+  const defaultRun = useDefaultRun({ projectUuid, target, videoRuns: runs.data?.results, navigate });
 
   const detector = (extra: Parameters<typeof movementDetectorPath>[1] = {}) => movementDetectorPath(projectUuid, extra);
 
   let body: ReactNode;
-  if (subjects.isLoading || (target.subject === null && newest.isLoading)) {
+  if (subjects.isLoading || (target.subject === null && defaultRun.loading)) {
     body = <Skeleton className="h-96" />;
   } else if (subjectList.length === 0) {
     body = (
@@ -193,6 +182,7 @@ export function QuickScorePage({ projectUuid }: { projectUuid: string }) {
         ) : null}
         {body}
       </div>
+      {run ? <KeysPausedNotice /> : null}
     </PageContainer>
   );
 }

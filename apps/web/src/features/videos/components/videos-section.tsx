@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { Activity, Film, MoreHorizontal, Pencil, PenLine, PlayCircle, Trash2 } from 'lucide-react';
+import { Film, MoreHorizontal, Pencil, PlayCircle, Trash2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { usePlayer } from '@/components/player/player-controller';
 import { PlayerControls } from '@/components/player/player-controls';
 import { transportKeys } from '@/components/player/player-keys';
@@ -19,8 +19,6 @@ import {
 } from '@/components/ui/dropdown-menu';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { annotatorPath } from '@/features/annotator/links';
-import { movementDetectorPath } from '@/features/movement-detector/links';
 import { useTrashDays } from '@/features/trash/hooks/use-trash-days';
 import { trashNotice } from '@/features/trash/trash-text';
 import { formatBytes, formatDuration, formatFps, formatResolution } from '@/lib/format';
@@ -33,6 +31,7 @@ import { playerFacts, playerSource } from '../player-source';
 import { RenameVideoDialog } from './rename-video-dialog';
 import { UploadList, VideoDropzone } from './video-dropzone';
 import { VideoStatusBadge } from './video-status-badge';
+import { VideoToolActions } from './video-tool-actions';
 
 export function VideosSection({
   projectUuid,
@@ -241,52 +240,43 @@ export function VideosSection({
                         <VideoStatusBadge status={video.status} title={video.error ?? undefined} />
                       </TableCell>
                       <TableCell className="pr-6" data-testid="video-actions">
-                        <DropdownMenu>
-                          <DropdownMenuTrigger asChild>
-                            <Button variant="ghost" size="icon-sm" aria-label={`Actions for ${video.name}`}>
-                              <MoreHorizontal aria-hidden="true" />
-                            </Button>
-                          </DropdownMenuTrigger>
-                          <DropdownMenuContent align="end">
-                            <DropdownMenuItem onSelect={() => open(video)} disabled={video.status !== 'ready'}>
-                              <PlayCircle aria-hidden="true" />
-                              Play
-                            </DropdownMenuItem>
-                            <DropdownMenuItem asChild>
-                              <Link
-                                to={movementDetectorPath(projectUuid, {
-                                  subject: subjectUuid,
-                                  video: video.video_uuid,
-                                })}
-                              >
-                                <Activity aria-hidden="true" />
-                                Movement Detector
-                              </Link>
-                            </DropdownMenuItem>
-                            <DropdownMenuItem asChild>
-                              <Link to={annotatorPath(projectUuid, { subject: subjectUuid, video: video.video_uuid })}>
-                                <PenLine aria-hidden="true" />
-                                Annotator
-                              </Link>
-                            </DropdownMenuItem>
-                            {!readOnly ? (
-                              <>
-                                <DropdownMenuItem onSelect={() => setRenaming(video)}>
-                                  <Pencil aria-hidden="true" />
-                                  Rename
-                                </DropdownMenuItem>
-                                <DropdownMenuSeparator />
-                                <DropdownMenuItem
-                                  variant="destructive"
-                                  onSelect={() => setToDelete([video.video_uuid])}
-                                >
-                                  <Trash2 aria-hidden="true" />
-                                  Delete
-                                </DropdownMenuItem>
-                              </>
-                            ) : null}
-                          </DropdownMenuContent>
-                        </DropdownMenu>
+                        <div className="flex items-center justify-end gap-0.5">
+                          <VideoToolActions
+                            projectUuid={projectUuid}
+                            subjectUuid={subjectUuid}
+                            videoUuid={video.video_uuid}
+                            videoName={video.name}
+                          />
+                          <DropdownMenu>
+                            <DropdownMenuTrigger asChild>
+                              <Button variant="ghost" size="icon-sm" aria-label={`Actions for ${video.name}`}>
+                                <MoreHorizontal aria-hidden="true" />
+                              </Button>
+                            </DropdownMenuTrigger>
+                            <DropdownMenuContent align="end">
+                              <DropdownMenuItem onSelect={() => open(video)} disabled={video.status !== 'ready'}>
+                                <PlayCircle aria-hidden="true" />
+                                Play
+                              </DropdownMenuItem>
+                              {!readOnly ? (
+                                <>
+                                  <DropdownMenuItem onSelect={() => setRenaming(video)}>
+                                    <Pencil aria-hidden="true" />
+                                    Rename
+                                  </DropdownMenuItem>
+                                  <DropdownMenuSeparator />
+                                  <DropdownMenuItem
+                                    variant="destructive"
+                                    onSelect={() => setToDelete([video.video_uuid])}
+                                  >
+                                    <Trash2 aria-hidden="true" />
+                                    Delete
+                                  </DropdownMenuItem>
+                                </>
+                              ) : null}
+                            </DropdownMenuContent>
+                          </DropdownMenu>
+                        </div>
                       </TableCell>
                     </TableRow>
                   ))}
