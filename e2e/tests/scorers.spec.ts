@@ -138,6 +138,25 @@ test('a second scorer is asked, scores blind without seeing the first one’s de
   await expect(result.getByTestId('decision-kappa')).toContainText('κ -0.25');
   await expect(result.getByTestId('decision-kappa')).toContainText('60%');
 
+  // The consensus view: event 1 (Ada discarded, Bob kept) and event 2 (Ada kept, Bob discarded) differ.
+  const consensusView = result.getByTestId('consensus-view');
+  await expect(consensusView.getByRole('listitem')).toHaveCount(2);
+  const [first, second] = (await eventsOf(request, ada, 'consensus')).map((e) => e.id);
+  await consensusView.getByTestId(`difference-${second}`).getByRole('button', { name: 'Take C’s' }).click();
+  await expect(consensusView.getByTestId(`difference-${second}`)).toHaveCount(0);
+  await consensusView.getByTestId(`difference-${first}`).getByRole('button', { name: 'Take R’s' }).click();
+  await expect(consensusView.getByTestId(`difference-${first}`)).toContainText(`settled by ${bob.firstName} User`);
+  const settled = (await eventsOf(request, ada, 'consensus')) as (ApiEvent & {
+    resolved_by: { id: number } | null;
+  })[];
+  expect(settled.map((e) => [e.discarded, e.resolved_by?.id ?? null])).toEqual([
+    [true, bobId()],
+    [true, bobId()],
+    [false, null],
+    [false, null],
+    [false, null],
+  ]);
+
   await adaContext.close();
   await bobContext.close();
 });

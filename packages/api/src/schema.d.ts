@@ -9148,6 +9148,16 @@ export interface paths {
                                 both_discarded: number;
                                 percent_agreement: number | null;
                                 kappa: number | null;
+                                /** @description Detected events the two sides decided differently, by time (at most 1000) */
+                                differences: {
+                                    event_id: number;
+                                    /** @description The detected time of the event (s) */
+                                    time: number;
+                                    reference_kept: boolean;
+                                    candidate_kept: boolean;
+                                    /** @description Who settled it in the consensus, if anyone */
+                                    resolved_by: string | null;
+                                }[];
                             } | null;
                             /** @description Server time spent on the request */
                             elapsed_ms: number;

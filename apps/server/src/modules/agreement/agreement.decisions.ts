@@ -4,9 +4,12 @@
  * kappa of that 2×2 table is the inter-rater reliability of the review itself (the engine's kappa).
  */
 import type { AppContext } from '../../context.js';
-import { keptByEvent } from '../scorers/scorer.service.js';
+import { keptByEvent, resolvers } from '../scorers/scorer.service.js';
 import type { AgreementBody, ScoringInput } from './agreement.schemas.js';
 import { cohensKappa } from './engine/interval-agreement.js';
+
+/** Differences one answer lists (the counts above cover them all). */
+export const MAX_DIFFERENCES = 1000;
 
 function sideOfRun(input: ScoringInput): number | 'consensus' | null {
   if (input.kind === 'scorer') return input.user_id ?? null;
@@ -21,15 +24,27 @@ export async function decisionAgreement(context: AppContext, body: AgreementBody
   if (reference === null || candidate === null || !run || run !== body.candidate.analysis_uuid) return null;
   const [a, b] = await Promise.all([keptByEvent(context.db, run, reference), keptByEvent(context.db, run, candidate)]);
   const table = { both: 0, reference_only: 0, candidate_only: 0, neither: 0 };
+  const differences: { event_id: number; time: number; reference_kept: boolean; candidate_kept: boolean }[] = [];
   // An event one side no longer has (deleted from the consensus) counts as discarded there.
   for (const id of new Set([...a.keys(), ...b.keys()])) {
-    const keptA = a.get(id) ?? false;
-    const keptB = b.get(id) ?? false;
+    const keptA = a.get(id)?.kept ?? false;
+    const keptB = b.get(id)?.kept ?? false;
     if (keptA && keptB) table.both++;
     else if (keptA) table.reference_only++;
     else if (keptB) table.candidate_only++;
     else table.neither++;
+    if (keptA !== keptB) {
+      const time = (a.get(id) ?? b.get(id))!.time;
+      differences.push({ event_id: id, time, reference_kept: keptA, candidate_kept: keptB });
+    }
   }
+  differences.sort((x, y) => x.time - y.time || x.event_id - y.event_id);
+  const shown = differences.slice(0, MAX_DIFFERENCES);
+  const settled = await resolvers(
+    context.db,
+    run,
+    shown.map((d) => d.event_id),
+  );
   const total = table.both + table.reference_only + table.candidate_only + table.neither;
   return {
     both_kept: table.both,
@@ -38,5 +53,6 @@ export async function decisionAgreement(context: AppContext, body: AgreementBody
     both_discarded: table.neither,
     percent_agreement: total > 0 ? ((table.both + table.neither) / total) * 100 : null,
     kappa: cohensKappa(table),
+    differences: shown.map((d) => ({ ...d, resolved_by: settled.get(d.event_id) ?? null })),
   };
 }

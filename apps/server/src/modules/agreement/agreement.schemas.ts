@@ -197,6 +197,17 @@ const decisionAgreementSchema = z.object({
   both_discarded: z.int(),
   percent_agreement: z.number().nullable(),
   kappa: z.number().nullable(),
+  differences: z
+    .array(
+      z.object({
+        event_id: z.int(),
+        time: z.number().meta({ description: 'The detected time of the event (s)' }),
+        reference_kept: z.boolean(),
+        candidate_kept: z.boolean(),
+        resolved_by: z.string().nullable().meta({ description: 'Who settled it in the consensus, if anyone' }),
+      }),
+    )
+    .meta({ description: 'Detected events the two sides decided differently, by time (at most 1000)' }),
 });
 
 export const agreementResponse = z.object({

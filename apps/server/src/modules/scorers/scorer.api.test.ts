@@ -221,6 +221,10 @@ describe('Scorers API', () => {
     });
     expect(body.decisions.kappa).toBeCloseTo(referenceKappa(consensusKept, bobKept), 12);
     expect(body.decisions.kappa).toBeCloseTo(0.25, 12);
+    expect(body.decisions.differences).toEqual([
+      { event_id: 2, time: 1.5, reference_kept: false, candidate_kept: true, resolved_by: null },
+      { event_id: 4, time: 3.5, reference_kept: true, candidate_kept: false, resolved_by: null },
+    ]);
     expect(body.decisions.percent_agreement).toBeCloseTo((4 / 6) * 100, 12);
 
     // Two blind scorers compare the same way; a scorer who is not one is a field error.
@@ -264,6 +268,15 @@ describe('Scorers API', () => {
     const now = await consensus();
     expect(now.filter((e) => e.resolved_by).map((e) => e.id)).toEqual([2, 4, 8]);
     expect(now.find((e) => e.id === 6)!.resolved_by).toBeNull();
+    // The consensus view names who settled what: event 4 now agrees with Bob, event 2 was settled by Ada.
+    const view = await call(owner, 'POST', `${videoUrl}agreement/`, {
+      reference: { kind: 'run_reviewed', analysis_uuid: run },
+      candidate: { kind: 'scorer', analysis_uuid: run, user_id: bob.id },
+      tolerance_s: 0.05,
+    });
+    expect(view.json().decisions.differences).toEqual([
+      { event_id: 2, time: 1.5, reference_kept: false, candidate_kept: true, resolved_by: 'Ada Lovelace' },
+    ]);
     // Bob's scoring is his still.
     expect(((await scoring(bob)).events as ApiEvent[]).find((e) => e.id === 2)!.discarded).toBe(false);
 

@@ -4,7 +4,7 @@
  * resolution takes them over. Changes follow Quick Score's rules (ADR 008): all or nothing, versioned per scoring,
  * review-only calls need no version.
  */
-import { and, count, eq, gt, isNotNull, lt, sql } from 'drizzle-orm';
+import { and, count, eq, gt, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
@@ -382,15 +382,28 @@ export async function resolveDifference(
   return readEvents(context, fresh!, [body.event_id]);
 }
 
-/** Kept / discarded per detected event, for the decisions' agreement of two scorings of one run. */
+/** Kept / discarded, and the detected time, of each detected event, for the decisions' agreement of two scorings. */
 export async function keptByEvent(db: Database, analysisUuid: string, scorer: number | 'consensus') {
   if (scorer === 'consensus') {
     const rows = await db
-      .select({ id: analysisEvents.id, discarded: analysisEvents.discarded })
+      .select({ id: analysisEvents.id, time: analysisEvents.originalTime, discarded: analysisEvents.discarded })
       .from(analysisEvents)
       .where(and(eq(analysisEvents.analysisUuid, analysisUuid), isNotNull(analysisEvents.originalTime)));
-    return new Map(rows.map((row) => [row.id, !row.discarded]));
+    return new Map(rows.map((row) => [row.id, { kept: !row.discarded, time: row.time! }]));
   }
   const events = await scoredEvents(db, analysisUuid, scorer);
-  return new Map(events.filter((e) => e.originalTime !== null).map((e) => [e.id, !e.discarded]));
+  return new Map(
+    events.filter((e) => e.originalTime !== null).map((e) => [e.id, { kept: !e.discarded, time: e.originalTime! }]),
+  );
+}
+
+/** Who settled each of these events of the consensus (display names), for the consensus view. */
+export async function resolvers(db: Database, analysisUuid: string, ids: number[]) {
+  if (ids.length === 0) return new Map<number, string>();
+  const rows = await db
+    .select({ id: analysisEvents.id, user: users })
+    .from(analysisEvents)
+    .innerJoin(users, eq(users.id, analysisEvents.resolvedById))
+    .where(and(eq(analysisEvents.analysisUuid, analysisUuid), inArray(analysisEvents.id, ids)));
+  return new Map(rows.map((row) => [row.id, displayName(row.user)]));
 }

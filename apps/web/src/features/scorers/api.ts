@@ -31,6 +31,12 @@ export const scorerApi = {
       method: 'POST',
       body: requireParam('body', body, 'myScoringUpdate'),
     }),
+  /** Settles a difference in the consensus: the event takes that scorer's scoring of it, or (null) stays. */
+  resolve: (ref: VideoRef, analysisUuid: string, eventId: number, scorerId: number | null) =>
+    apiRequest<EventsAnswer>(`${runBase(ref, analysisUuid, 'consensusResolve')}consensus/resolve/`, {
+      method: 'POST',
+      body: { event_id: eventId, scorer_id: scorerId },
+    }),
 };
 
 export const scorerQueries = {

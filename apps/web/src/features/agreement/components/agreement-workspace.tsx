@@ -300,7 +300,15 @@ export function AgreementWorkspace({
           {report ? (
             <>
               <EventFiguresView events={report.events} toleranceS={report.tolerance_s} />
-              {report.decisions ? <DecisionFiguresView decisions={report.decisions} /> : null}
+              {report.decisions ? (
+                <DecisionFiguresView
+                  decisions={report.decisions}
+                  videoRef={ref}
+                  reference={reference}
+                  candidate={candidate}
+                  onResolved={() => bodyKey && mutate(bodyKey)}
+                />
+              ) : null}
               {report.intervals ? (
                 <IntervalFiguresView intervals={report.intervals} />
               ) : (
