@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
-import { analyses, analysisEvents, videos } from '../src/db/schema.js';
+import { analyses, analysisEvents, analysisScorers, memberships, videos } from '../src/db/schema.js';
 import { analysisKeys, videoKeys } from '../src/lib/storage-keys.js';
 import type { Endpoint, Fixture } from './access-matrix.types.js';
 import { analysisFixtures, JUMPS_FIXTURE } from './fixtures/videos.js';
@@ -78,6 +78,18 @@ export function withRun(status: 'succeeded' | 'queued'): Endpoint['prepare'] {
 }
 
 const eqRun = (uuid: string) => eq(analyses.analysisUuid, uuid);
+
+/** A succeeded run that every member of the project scores blind (ADR 014), so each role's own scoring exists. */
+const withScorers: Endpoint['prepare'] = async (t, fixture, owner) => {
+  await withRun('succeeded')!(t, fixture, owner);
+  const members = await t.ctx.db
+    .select({ userId: memberships.userId })
+    .from(memberships)
+    .where(eq(memberships.projectUuid, fixture.projectUuid));
+  await t.ctx.db
+    .insert(analysisScorers)
+    .values(members.map((m) => ({ analysisUuid: fixture.analysisUuid!, userId: m.userId })));
+};
 
 function csvForm(content: string): Pick<InjectOptions, 'payload' | 'headers'> {
   const boundary = `----matrix${randomUUID().replace(/-/g, '')}`;
@@ -197,6 +209,37 @@ export const accessMatrixAnalysisEndpoints: Endpoint[] = [
     minimum: 'viewer',
     prepare: withRun('succeeded'),
     request: (f) => json('PUT', `${runUrl(f)}review-position/`, { event_id: 2 }),
+  },
+  {
+    name: 'GET analysis run scorers',
+    minimum: 'viewer',
+    prepare: withRun('succeeded'),
+    request: (f) => json('GET', `${runUrl(f)}scorers/`),
+  },
+  {
+    name: 'POST analysis run scorers',
+    minimum: 'member',
+    prepare: withRun('succeeded'),
+    request: (f) => json('POST', `${runUrl(f)}scorers/`),
+  },
+  {
+    name: 'GET analysis run my-scoring',
+    minimum: 'member',
+    prepare: withScorers,
+    request: (f) => json('GET', `${runUrl(f)}my-scoring/`),
+  },
+  {
+    name: 'POST analysis run my-scoring update-events',
+    minimum: 'member',
+    prepare: withScorers,
+    request: (f) =>
+      json('POST', `${runUrl(f)}my-scoring/update-events/`, { version: 0, changes: [{ action: 'discard', id: 1 }] }),
+  },
+  {
+    name: 'POST analysis run consensus resolve',
+    minimum: 'member',
+    prepare: withRun('succeeded'),
+    request: (f) => json('POST', `${runUrl(f)}consensus/resolve/`, { event_id: 1, scorer_id: null }),
   },
   {
     name: 'GET project labels',

@@ -6077,12 +6077,25 @@ export interface paths {
                                     display_name: string;
                                 } | null;
                                 updated_at: string | null;
-                                /** @description Who last reviewed the event in Quick Score (acted on it or moved past it) */
+                                /** @description Who decided on the event first in Quick Score (its first change, or the first step past it), never rewritten by a later look */
                                 reviewed_by: {
                                     id: number;
                                     display_name: string;
                                 } | null;
+                                /** @description When that first decision was made */
                                 reviewed_at: string | null;
+                                /** @description Who last looked at the event in Quick Score (stepped past it or changed it) */
+                                last_viewed_by: {
+                                    id: number;
+                                    display_name: string;
+                                } | null;
+                                last_viewed_at: string | null;
+                                /** @description Who settled a difference between scorers on this event in the consensus (ADR 014) */
+                                resolved_by: {
+                                    id: number;
+                                    display_name: string;
+                                } | null;
+                                resolved_at: string | null;
                             }[];
                         };
                     };
@@ -6230,12 +6243,25 @@ export interface paths {
                                     display_name: string;
                                 } | null;
                                 updated_at: string | null;
-                                /** @description Who last reviewed the event in Quick Score (acted on it or moved past it) */
+                                /** @description Who decided on the event first in Quick Score (its first change, or the first step past it), never rewritten by a later look */
                                 reviewed_by: {
                                     id: number;
                                     display_name: string;
                                 } | null;
+                                /** @description When that first decision was made */
                                 reviewed_at: string | null;
+                                /** @description Who last looked at the event in Quick Score (stepped past it or changed it) */
+                                last_viewed_by: {
+                                    id: number;
+                                    display_name: string;
+                                } | null;
+                                last_viewed_at: string | null;
+                                /** @description Who settled a difference between scorers on this event in the consensus (ADR 014) */
+                                resolved_by: {
+                                    id: number;
+                                    display_name: string;
+                                } | null;
+                                resolved_at: string | null;
                             }[];
                             /** @description The ids given to the added events, in the order of their changes */
                             added_ids: number[];
@@ -9053,10 +9079,12 @@ export interface paths {
                     "application/json": {
                         reference: {
                             /** @enum {string} */
-                            kind: "run_detected" | "run_reviewed" | "track" | "upload";
+                            kind: "run_detected" | "run_reviewed" | "track" | "upload" | "scorer";
                             analysis_uuid?: string;
                             label?: string;
                             annotation_config_uuid?: string;
+                            /** @description The kind scorer: whose blind scoring of the run this side reads (ADR 014) */
+                            user_id?: number;
                             events?: number[];
                             ranges?: [
                                 number,
@@ -9065,10 +9093,12 @@ export interface paths {
                         };
                         candidate: {
                             /** @enum {string} */
-                            kind: "run_detected" | "run_reviewed" | "track" | "upload";
+                            kind: "run_detected" | "run_reviewed" | "track" | "upload" | "scorer";
                             analysis_uuid?: string;
                             label?: string;
                             annotation_config_uuid?: string;
+                            /** @description The kind scorer: whose blind scoring of the run this side reads (ADR 014) */
+                            user_id?: number;
                             events?: number[];
                             ranges?: [
                                 number,
@@ -9093,7 +9123,7 @@ export interface paths {
                         "application/json": {
                             reference: {
                                 /** @enum {string} */
-                                kind: "run_detected" | "run_reviewed" | "track" | "upload";
+                                kind: "run_detected" | "run_reviewed" | "track" | "upload" | "scorer";
                                 /** @description What this side is, in words (for reports) */
                                 description: string;
                                 analysis_uuid: string | null;
@@ -9106,7 +9136,7 @@ export interface paths {
                             };
                             candidate: {
                                 /** @enum {string} */
-                                kind: "run_detected" | "run_reviewed" | "track" | "upload";
+                                kind: "run_detected" | "run_reviewed" | "track" | "upload" | "scorer";
                                 /** @description What this side is, in words (for reports) */
                                 description: string;
                                 analysis_uuid: string | null;
@@ -9176,6 +9206,25 @@ export interface paths {
                                     end_s: number;
                                     /** @enum {string} */
                                     side: "reference_only" | "candidate_only";
+                                }[];
+                            } | null;
+                            /** @description Both sides scorings of one run (its consensus, or scorers): each detected event kept or discarded by each, Cohen's kappa (ADR 014) */
+                            decisions?: {
+                                both_kept: number;
+                                reference_only_kept: number;
+                                candidate_only_kept: number;
+                                both_discarded: number;
+                                percent_agreement: number | null;
+                                kappa: number | null;
+                                /** @description Detected events the two sides decided differently, by time (at most 1000) */
+                                differences: {
+                                    event_id: number;
+                                    /** @description The detected time of the event (s) */
+                                    time: number;
+                                    reference_kept: boolean;
+                                    candidate_kept: boolean;
+                                    /** @description Who settled it in the consensus, if anyone */
+                                    resolved_by: string | null;
                                 }[];
                             } | null;
                             /** @description Server time spent on the request */
@@ -9274,10 +9323,12 @@ export interface paths {
                     "application/json": {
                         reference: {
                             /** @enum {string} */
-                            kind: "run_detected" | "run_reviewed" | "track" | "upload";
+                            kind: "run_detected" | "run_reviewed" | "track" | "upload" | "scorer";
                             analysis_uuid?: string;
                             label?: string;
                             annotation_config_uuid?: string;
+                            /** @description The kind scorer: whose blind scoring of the run this side reads (ADR 014) */
+                            user_id?: number;
                             events?: number[];
                             ranges?: [
                                 number,
@@ -9286,10 +9337,12 @@ export interface paths {
                         };
                         candidate: {
                             /** @enum {string} */
-                            kind: "run_detected" | "run_reviewed" | "track" | "upload";
+                            kind: "run_detected" | "run_reviewed" | "track" | "upload" | "scorer";
                             analysis_uuid?: string;
                             label?: string;
                             annotation_config_uuid?: string;
+                            /** @description The kind scorer: whose blind scoring of the run this side reads (ADR 014) */
+                            user_id?: number;
                             events?: number[];
                             ranges?: [
                                 number,
@@ -9404,10 +9457,12 @@ export interface paths {
                     "application/json": {
                         reference: {
                             /** @enum {string} */
-                            kind: "run_detected" | "run_reviewed" | "track" | "upload";
+                            kind: "run_detected" | "run_reviewed" | "track" | "upload" | "scorer";
                             analysis_uuid?: string;
                             label?: string;
                             annotation_config_uuid?: string;
+                            /** @description The kind scorer: whose blind scoring of the run this side reads (ADR 014) */
+                            user_id?: number;
                             events?: number[];
                             ranges?: [
                                 number,
@@ -9451,7 +9506,7 @@ export interface paths {
                             analysis_uuid: string;
                             reference: {
                                 /** @enum {string} */
-                                kind: "run_detected" | "run_reviewed" | "track" | "upload";
+                                kind: "run_detected" | "run_reviewed" | "track" | "upload" | "scorer";
                                 /** @description What this side is, in words (for reports) */
                                 description: string;
                                 analysis_uuid: string | null;
@@ -9501,7 +9556,7 @@ export interface paths {
                             analysis_uuid: string;
                             reference: {
                                 /** @enum {string} */
-                                kind: "run_detected" | "run_reviewed" | "track" | "upload";
+                                kind: "run_detected" | "run_reviewed" | "track" | "upload" | "scorer";
                                 /** @description What this side is, in words (for reports) */
                                 description: string;
                                 analysis_uuid: string | null;
@@ -9642,10 +9697,12 @@ export interface paths {
                     "application/json": {
                         reference: {
                             /** @enum {string} */
-                            kind: "run_detected" | "run_reviewed" | "track" | "upload";
+                            kind: "run_detected" | "run_reviewed" | "track" | "upload" | "scorer";
                             analysis_uuid?: string;
                             label?: string;
                             annotation_config_uuid?: string;
+                            /** @description The kind scorer: whose blind scoring of the run this side reads (ADR 014) */
+                            user_id?: number;
                             events?: number[];
                             ranges?: [
                                 number,
@@ -9684,6 +9741,666 @@ export interface paths {
                     };
                     content: {
                         "application/json": string;
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/analysis/{analysis_uuid}/scorers/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The run's blind scorers and the consensus's reviewers (who scored it before you) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    subject_uuid: string;
+                    video_uuid: string;
+                    analysis_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            analysis_uuid: string;
+                            /** @description Blind scorers of the run, first to start first */
+                            scorers: {
+                                user: {
+                                    id: number;
+                                    display_name: string;
+                                };
+                                started_at: string;
+                                /** @description Events this scorer has decided on (changed, or stepped past) */
+                                decided: number;
+                            }[];
+                            /** @description Who first decided on the consensus's events (the run's events as reviewed), and on how many */
+                            consensus_reviewers: {
+                                user: {
+                                    id: number;
+                                    display_name: string;
+                                };
+                                decided: number;
+                            }[];
+                            /** @description Whether the caller scores this run blind */
+                            mine: boolean;
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Start scoring the run blind, on your own (the consensus and other scorings stay hidden from it) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    subject_uuid: string;
+                    video_uuid: string;
+                    analysis_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            analysis_uuid: string;
+                            /** @description Blind scorers of the run, first to start first */
+                            scorers: {
+                                user: {
+                                    id: number;
+                                    display_name: string;
+                                };
+                                started_at: string;
+                                /** @description Events this scorer has decided on (changed, or stepped past) */
+                                decided: number;
+                            }[];
+                            /** @description Who first decided on the consensus's events (the run's events as reviewed), and on how many */
+                            consensus_reviewers: {
+                                user: {
+                                    id: number;
+                                    display_name: string;
+                                };
+                                decided: number;
+                            }[];
+                            /** @description Whether the caller scores this run blind */
+                            mine: boolean;
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/analysis/{analysis_uuid}/my-scoring/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your blind scoring of the run: its detected events as detected, with only your decisions */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    subject_uuid: string;
+                    video_uuid: string;
+                    analysis_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            analysis_uuid: string;
+                            version: number;
+                            events: {
+                                id: number;
+                                time: number;
+                                original_time: number | null;
+                                label: string | null;
+                                flagged: boolean;
+                                discarded: boolean;
+                                updated_by: {
+                                    id: number;
+                                    display_name: string;
+                                } | null;
+                                updated_at: string | null;
+                                /** @description Who decided on the event first in Quick Score (its first change, or the first step past it), never rewritten by a later look */
+                                reviewed_by: {
+                                    id: number;
+                                    display_name: string;
+                                } | null;
+                                /** @description When that first decision was made */
+                                reviewed_at: string | null;
+                                /** @description Who last looked at the event in Quick Score (stepped past it or changed it) */
+                                last_viewed_by: {
+                                    id: number;
+                                    display_name: string;
+                                } | null;
+                                last_viewed_at: string | null;
+                                /** @description Who settled a difference between scorers on this event in the consensus (ADR 014) */
+                                resolved_by: {
+                                    id: number;
+                                    display_name: string;
+                                } | null;
+                                resolved_at: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/analysis/{analysis_uuid}/my-scoring/update-events/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change your blind scoring atomically, as update-events/ changes the consensus
+         * @description The body and answer of `update-events/` (`analysis_uuid` is the path's). `version` is your scoring's. A detected event cannot be deleted from a scoring: discard it.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    subject_uuid: string;
+                    video_uuid: string;
+                    analysis_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        analysis_uuid?: string;
+                        version: number;
+                        changes: ({
+                            /** @enum {string} */
+                            action: "move";
+                            id: number;
+                            time: number;
+                        } | {
+                            /** @enum {string} */
+                            action: "add";
+                            time: number;
+                            label?: string | null;
+                            flagged?: boolean;
+                        } | {
+                            /** @enum {string} */
+                            action: "discard" | "restore" | "flag" | "unflag" | "delete" | "review";
+                            id: number;
+                        } | {
+                            /** @enum {string} */
+                            action: "label";
+                            id: number;
+                            label: string | null;
+                        })[];
+                        /**
+                         * @description "changed": answer only the events this call touched (a long run answers quickly)
+                         * @default all
+                         * @enum {string}
+                         */
+                        answer?: "all" | "changed";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            analysis_uuid: string;
+                            version: number;
+                            events: {
+                                id: number;
+                                time: number;
+                                original_time: number | null;
+                                label: string | null;
+                                flagged: boolean;
+                                discarded: boolean;
+                                updated_by: {
+                                    id: number;
+                                    display_name: string;
+                                } | null;
+                                updated_at: string | null;
+                                /** @description Who decided on the event first in Quick Score (its first change, or the first step past it), never rewritten by a later look */
+                                reviewed_by: {
+                                    id: number;
+                                    display_name: string;
+                                } | null;
+                                /** @description When that first decision was made */
+                                reviewed_at: string | null;
+                                /** @description Who last looked at the event in Quick Score (stepped past it or changed it) */
+                                last_viewed_by: {
+                                    id: number;
+                                    display_name: string;
+                                } | null;
+                                last_viewed_at: string | null;
+                                /** @description Who settled a difference between scorers on this event in the consensus (ADR 014) */
+                                resolved_by: {
+                                    id: number;
+                                    display_name: string;
+                                } | null;
+                                resolved_at: string | null;
+                            }[];
+                            /** @description The ids given to the added events, in the order of their changes */
+                            added_ids: number[];
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                            /** @description The current version of your scoring */
+                            version: number;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/analysis/{analysis_uuid}/consensus/resolve/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Settle a difference: the consensus's event takes a scorer's scoring of it, or stays; who settled it is kept */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    subject_uuid: string;
+                    video_uuid: string;
+                    analysis_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        event_id: number;
+                        /** @description Whose scoring of the event the consensus takes; null keeps the consensus's own */
+                        scorer_id: number | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            analysis_uuid: string;
+                            version: number;
+                            events: {
+                                id: number;
+                                time: number;
+                                original_time: number | null;
+                                label: string | null;
+                                flagged: boolean;
+                                discarded: boolean;
+                                updated_by: {
+                                    id: number;
+                                    display_name: string;
+                                } | null;
+                                updated_at: string | null;
+                                /** @description Who decided on the event first in Quick Score (its first change, or the first step past it), never rewritten by a later look */
+                                reviewed_by: {
+                                    id: number;
+                                    display_name: string;
+                                } | null;
+                                /** @description When that first decision was made */
+                                reviewed_at: string | null;
+                                /** @description Who last looked at the event in Quick Score (stepped past it or changed it) */
+                                last_viewed_by: {
+                                    id: number;
+                                    display_name: string;
+                                } | null;
+                                last_viewed_at: string | null;
+                                /** @description Who settled a difference between scorers on this event in the consensus (ADR 014) */
+                                resolved_by: {
+                                    id: number;
+                                    display_name: string;
+                                } | null;
+                                resolved_at: string | null;
+                            }[];
+                        };
                     };
                 };
                 /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */

@@ -3,6 +3,7 @@ import {
   bigint,
   boolean,
   doublePrecision,
+  foreignKey,
   index,
   integer,
   jsonb,
@@ -431,13 +432,73 @@ export const analysisEvents = pgTable(
     discarded: boolean('discarded').notNull().default(false),
     updatedById: integer('updated_by_id').references(() => users.id, { onDelete: 'set null' }),
     updatedAt: timestamp('updated_at', { withTimezone: true }),
-    /** Who last confirmed the event in Quick Score (acted on it or moved past it), and when. */
+    /**
+     * Who decided on the event first in Quick Score, and when: the first change, or the first step past it (a
+     * confirmation). Set once (ADR 014): a later look or change never rewrites the decision's author.
+     */
     reviewedById: integer('reviewed_by_id').references(() => users.id, { onDelete: 'set null' }),
     reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
+    /** Who last looked at the event (stepped past it or changed it), and when. */
+    lastViewedById: integer('last_viewed_by_id').references(() => users.id, { onDelete: 'set null' }),
+    lastViewedAt: timestamp('last_viewed_at', { withTimezone: true }),
+    /** Who settled a difference between scorers on this event in the consensus, and when (ADR 014). */
+    resolvedById: integer('resolved_by_id').references(() => users.id, { onDelete: 'set null' }),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
   },
   (t) => [
     primaryKey({ columns: [t.analysisUuid, t.id] }),
     index('analysis_events_time_idx').on(t.analysisUuid, t.time),
+  ],
+);
+
+/**
+ * A blind scorer of a run (ADR 014): someone scoring the run's detected events on their own, without seeing the
+ * consensus (the run's events) or anyone else's scoring. `version` is bumped by each change of their scoring, as
+ * `analyses.events_version` is for the consensus.
+ */
+export const analysisScorers = pgTable(
+  'analysis_scorers',
+  {
+    analysisUuid: uuid('analysis_uuid')
+      .notNull()
+      .references(() => analyses.analysisUuid, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull().default(0),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.analysisUuid, t.userId] })],
+);
+
+/**
+ * A blind scorer's decision on one event: the event as they scored it. An event of the run they have not decided on
+ * is, in their scoring, as detected. Events they added have no original time; their ids come from the run's
+ * `next_event_id`, so an id names one event across the consensus and every scoring.
+ */
+export const scorerEvents = pgTable(
+  'scorer_events',
+  {
+    analysisUuid: uuid('analysis_uuid').notNull(),
+    userId: integer('user_id').notNull(),
+    id: integer('id').notNull(),
+    time: doublePrecision('time').notNull(),
+    originalTime: doublePrecision('original_time'),
+    label: text('label'),
+    flagged: boolean('flagged').notNull().default(false),
+    discarded: boolean('discarded').notNull().default(false),
+    /** The scorer's first decision on the event (kept), and their last change or look. */
+    decidedAt: timestamp('decided_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.analysisUuid, t.userId, t.id] }),
+    index('scorer_events_time_idx').on(t.analysisUuid, t.userId, t.time),
+    foreignKey({
+      name: 'scorer_events_scorer_fk',
+      columns: [t.analysisUuid, t.userId],
+      foreignColumns: [analysisScorers.analysisUuid, analysisScorers.userId],
+    }).onDelete('cascade'),
   ],
 );
 

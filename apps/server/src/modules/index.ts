@@ -12,6 +12,7 @@ import invitationLandingRoutes from './invitations/invitation-landing.routes.js'
 import labelRoutes from './labels/label.routes.js';
 import memberRoutes from './members/member.routes.js';
 import projectRoutes from './projects/project.routes.js';
+import scorerRoutes from './scorers/scorer.routes.js';
 import subjectRoutes from './subjects/subject.routes.js';
 import trashRoutes from './trash/trash.routes.js';
 import userRoutes from './users/user.routes.js';
@@ -34,6 +35,7 @@ export const apiModules: ((app: FastifyInstance) => Promise<void>)[] = [
   annotationRoutes,
   labelRoutes,
   agreementRoutes,
+  scorerRoutes,
   trashRoutes,
   checklistRoutes,
 ];

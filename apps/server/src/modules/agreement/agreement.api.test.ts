@@ -300,7 +300,7 @@ describe('agreement and calibration API', () => {
           candidate: { kind: 'track', annotation_config_uuid: handTrack, analysis_uuid: run.analysis_uuid },
         },
         'candidate.analysis_uuid',
-        /belongs to the kinds run_detected and run_reviewed/,
+        /belongs to the kinds run_detected, run_reviewed and scorer/,
       ],
       [
         { reference: track, candidate: { kind: 'run_detected', analysis_uuid: run.analysis_uuid, label: 'x' } },

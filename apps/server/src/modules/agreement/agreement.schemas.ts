@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { timeRangesSchema } from '../../lib/time-ranges.js';
 
-export const scoringKinds = ['run_detected', 'run_reviewed', 'track', 'upload'] as const;
+export const scoringKinds = ['run_detected', 'run_reviewed', 'track', 'upload', 'scorer'] as const;
 export type ScoringKind = (typeof scoringKinds)[number];
 
 /** Most events one uploaded list may hold (as many as a track may hold ranges). */
@@ -11,11 +11,11 @@ const number = (field: string) => z.number({ error: `${field} must be a number.`
 const between = (schema: z.ZodNumber, min: number, max: number) =>
   schema.min(min, `Must be between ${min} and ${max}.`).max(max, `Must be between ${min} and ${max}.`);
 
-const RUN_KINDS: readonly ScoringKind[] = ['run_detected', 'run_reviewed'];
+const RUN_KINDS: readonly ScoringKind[] = ['run_detected', 'run_reviewed', 'scorer'];
 
 /**
  * One scoring of the video (ADR 010): a run's events as detected, a run's events as reviewed (optionally one label),
- * an annotation track, or events or ranges uploaded for the comparison. Fields that do not belong to the kind are
+ * a run as one user scored it blind (ADR 014), an annotation track, or events or ranges uploaded for the comparison. Fields that do not belong to the kind are
  * refused rather than ignored, so a request never means something other than it says.
  */
 export const scoringSchema = z
@@ -29,6 +29,10 @@ export const scoringSchema = z
       .max(100, 'A label has at most 100 characters.')
       .optional(),
     annotation_config_uuid: z.string().optional(),
+    user_id: z
+      .int({ error: 'user_id must be a user id.' })
+      .optional()
+      .meta({ description: 'The kind scorer: whose blind scoring of the run this side reads (ADR 014)' }),
     events: z
       .array(number('Each event time'), { error: 'Give a list of event times in seconds.' })
       .max(MAX_UPLOADED_EVENTS, `At most ${MAX_UPLOADED_EVENTS} events.`)
@@ -47,8 +51,10 @@ export const scoringSchema = z
     if (isRun && side.analysis_uuid === undefined)
       problem('analysis_uuid', 'Name the run whose events this side reads.');
     if (!isRun && side.analysis_uuid !== undefined) {
-      problem('analysis_uuid', 'analysis_uuid belongs to the kinds run_detected and run_reviewed.');
+      problem('analysis_uuid', 'analysis_uuid belongs to the kinds run_detected, run_reviewed and scorer.');
     }
+    if (side.kind === 'scorer' && side.user_id === undefined) problem('user_id', 'Name the scorer (user_id).');
+    if (side.kind !== 'scorer' && side.user_id !== undefined) problem('user_id', 'user_id belongs to the kind scorer.');
     if (side.label !== undefined && side.kind !== 'run_reviewed') {
       problem('label', 'label belongs to the kind run_reviewed (a run’s events as reviewed).');
     }
@@ -190,6 +196,26 @@ const intervalAgreementSchema = z.object({
   ),
 });
 
+const decisionAgreementSchema = z.object({
+  both_kept: z.int(),
+  reference_only_kept: z.int(),
+  candidate_only_kept: z.int(),
+  both_discarded: z.int(),
+  percent_agreement: z.number().nullable(),
+  kappa: z.number().nullable(),
+  differences: z
+    .array(
+      z.object({
+        event_id: z.int(),
+        time: z.number().meta({ description: 'The detected time of the event (s)' }),
+        reference_kept: z.boolean(),
+        candidate_kept: z.boolean(),
+        resolved_by: z.string().nullable().meta({ description: 'Who settled it in the consensus, if anyone' }),
+      }),
+    )
+    .meta({ description: 'Detected events the two sides decided differently, by time (at most 1000)' }),
+});
+
 export const agreementResponse = z.object({
   reference: scoringSummarySchema,
   candidate: scoringSummarySchema,
@@ -198,6 +224,10 @@ export const agreementResponse = z.object({
   intervals: intervalAgreementSchema
     .nullable()
     .meta({ description: 'Null unless both sides have ranges (a track, or uploaded ranges)' }),
+  decisions: decisionAgreementSchema.nullable().optional().meta({
+    description:
+      "Both sides scorings of one run (its consensus, or scorers): each detected event kept or discarded by each, Cohen's kappa (ADR 014)",
+  }),
   elapsed_ms: z.number().meta({ description: 'Server time spent on the request' }),
 });
 export type AgreementResponse = z.infer<typeof agreementResponse>;

@@ -3,6 +3,7 @@
  * - run_detected: the run's events at their original (detected) times, every one of them, discarded or not; events
  *   added by hand have no original time and are not part of it;
  * - run_reviewed: the run's events at their current times, discarded ones left out, optionally one label only;
+ * - scorer: the run as one user scored it blind (ADR 014), discarded events left out;
  * - track: the annotation track's ranges, and as events their starts;
  * - upload: a list of event times, or of ranges (and as events their starts), sent with the request.
  * A side that names what does not exist, or lies outside the video, is refused with a field error under its name
@@ -17,6 +18,7 @@ import { HttpError } from '../../lib/errors.js';
 import { timeRangeProblems } from '../../lib/time-ranges.js';
 import type { AnalysisRow } from '../analysis/analysis.runs.js';
 import { videoEnd } from '../annotations/annotation.ranges.js';
+import { scoredEvents, scorersOf } from '../scorers/scorer.view.js';
 import type { VideoRow } from '../videos/video.lookup.js';
 import type { ScoringInput, scoringSummarySchema } from './agreement.schemas.js';
 import type { ScoringData } from './engine/tasks.js';
@@ -102,6 +104,27 @@ async function runScoring(context: AppContext, video: VideoRow, input: ScoringIn
   };
 }
 
+async function scorerScoring(context: AppContext, video: VideoRow, input: ScoringInput): Promise<LoadedScoring> {
+  const run = await runOfVideo(context, video, input.analysis_uuid!);
+  const scorer = (await scorersOf(context.db, run.analysisUuid)).find((s) => s.userId === input.user_id);
+  if (!scorer) throw new SideError('user_id', 'That user is not scoring this run on their own.');
+  const events = await scoredEvents(context.db, run.analysisUuid, scorer.userId);
+  const times = events.flatMap((event) => (event.discarded ? [] : [event.time]));
+  return {
+    data: { events: Float64Array.from(times).sort(), ranges: null },
+    summary: {
+      kind: 'scorer',
+      description: `${RUN_KIND_NAMES[run.kind]} of ${when(run.createdAt)}, events as scored blind by ${scorer.name}`,
+      analysis_uuid: run.analysisUuid,
+      annotation_config_uuid: null,
+      label: null,
+      events: times.length,
+      ranges: null,
+    },
+    run,
+  };
+}
+
 async function trackScoring(context: AppContext, video: VideoRow, uuid: string): Promise<LoadedScoring> {
   const [track] = isUuid(uuid)
     ? await context.db
@@ -167,6 +190,8 @@ async function loadScoring(context: AppContext, video: VideoRow, input: ScoringI
     case 'run_detected':
     case 'run_reviewed':
       return runScoring(context, video, input);
+    case 'scorer':
+      return scorerScoring(context, video, input);
     case 'track':
       return trackScoring(context, video, input.annotation_config_uuid!);
     case 'upload':

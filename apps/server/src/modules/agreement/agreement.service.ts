@@ -9,6 +9,7 @@ import { readSeries } from '../analysis/analysis.results.js';
 import type { AnalysisRow, RunSource } from '../analysis/analysis.runs.js';
 import { videoEnd } from '../annotations/annotation.ranges.js';
 import type { VideoRow } from '../videos/video.lookup.js';
+import { decisionAgreement } from './agreement.decisions.js';
 import type { AgreementBody, AgreementResponse, CalibrateBody, CalibrationResponse } from './agreement.schemas.js';
 import { loadScorings } from './agreement.scorings.js';
 import { runAgreementTask } from './engine/agreement-worker-client.js';
@@ -93,6 +94,7 @@ export async function compareScorings(
     tolerance_s: body.tolerance_s,
     events: result.events,
     intervals: result.intervals,
+    decisions: await decisionAgreement(context, body),
     elapsed_ms: elapsedSince(started),
   };
 }

@@ -409,7 +409,9 @@ describe('analysis API', () => {
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toContain('text/csv');
     const rows = csv.body.trim().split('\r\n');
-    expect(rows[0]).toBe('id,time,original_time,label,flagged,discarded,reviewed_by,reviewed_at');
+    expect(rows[0]).toBe(
+      'id,time,original_time,label,flagged,discarded,reviewed_by,reviewed_at,last_viewed_by,last_viewed_at',
+    );
     expect(rows).toHaveLength(5);
     const xlsx = await get(viewer, `${analysisUrl}${run}/export/?table=series&format=xlsx`);
     expect(xlsx.statusCode).toBe(200);

@@ -1,6 +1,6 @@
 /**
  * A run's events as Quick Score reads and changes them: versioned edits (all or nothing, 409 on a stale version),
- * review marks (who confirmed each event, when), and each user's resume position in each run.
+ * review marks (who decided on each event first and when, who last looked), and each user's resume position in each run.
  */
 import { and, asc, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
@@ -18,6 +18,8 @@ import type { EventChange, eventSchema, updateEventsBody } from './analysis.sche
 type EventResponse = z.infer<typeof eventSchema>;
 
 const reviewers = alias(users, 'reviewers');
+const viewers = alias(users, 'viewers');
+const resolvers = alias(users, 'resolvers');
 
 function person(id: number | null, email: string | null, firstName: string | null, lastName: string | null) {
   if (id === null) return null;
@@ -42,10 +44,20 @@ export async function readEvents(context: AppContext, run: AnalysisRow, ids?: nu
       reviewerEmail: reviewers.email,
       reviewerFirst: reviewers.firstName,
       reviewerLast: reviewers.lastName,
+      viewerId: viewers.id,
+      viewerEmail: viewers.email,
+      viewerFirst: viewers.firstName,
+      viewerLast: viewers.lastName,
+      resolverId: resolvers.id,
+      resolverEmail: resolvers.email,
+      resolverFirst: resolvers.firstName,
+      resolverLast: resolvers.lastName,
     })
     .from(analysisEvents)
     .leftJoin(users, eq(users.id, analysisEvents.updatedById))
     .leftJoin(reviewers, eq(reviewers.id, analysisEvents.reviewedById))
+    .leftJoin(viewers, eq(viewers.id, analysisEvents.lastViewedById))
+    .leftJoin(resolvers, eq(resolvers.id, analysisEvents.resolvedById))
     .where(and(...conditions))
     .orderBy(asc(analysisEvents.time), asc(analysisEvents.id));
   const events: EventResponse[] = rows.map((row) => ({
@@ -59,6 +71,10 @@ export async function readEvents(context: AppContext, run: AnalysisRow, ids?: nu
     updated_at: row.event.updatedAt?.toISOString() ?? null,
     reviewed_by: person(row.reviewerId, row.reviewerEmail, row.reviewerFirst, row.reviewerLast),
     reviewed_at: row.event.reviewedAt?.toISOString() ?? null,
+    last_viewed_by: person(row.viewerId, row.viewerEmail, row.viewerFirst, row.viewerLast),
+    last_viewed_at: row.event.lastViewedAt?.toISOString() ?? null,
+    resolved_by: person(row.resolverId, row.resolverEmail, row.resolverFirst, row.resolverLast),
+    resolved_at: row.event.resolvedAt?.toISOString() ?? null,
   }));
   return { analysis_uuid: run.analysisUuid, version: run.eventsVersion, events };
 }
@@ -114,7 +130,13 @@ export async function updateEvents(
     const deleted = new Set<number>();
     let nextId = run.nextEventId;
     const now = new Date();
-    const reviewed = { reviewedById: userId, reviewedAt: now };
+    // The first decision keeps its author and time (ADR 014); every look, a change included, is the last look.
+    const reviewed = {
+      reviewedById: sql`case when ${analysisEvents.reviewedAt} is null then ${userId}::int else ${analysisEvents.reviewedById} end`,
+      reviewedAt: sql`coalesce(${analysisEvents.reviewedAt}, ${now.toISOString()}::timestamptz)`,
+      lastViewedById: userId,
+      lastViewedAt: now,
+    };
     const stamp = { updatedById: userId, updatedAt: now, ...reviewed };
     const labels = new Set<string>();
     const problems: string[] = [];
@@ -163,7 +185,12 @@ export async function updateEvents(
             originalTime: null,
             label: change.label || null,
             flagged: change.flagged ?? false,
-            ...stamp,
+            updatedById: userId,
+            updatedAt: now,
+            reviewedById: userId,
+            reviewedAt: now,
+            lastViewedById: userId,
+            lastViewedAt: now,
           });
           if (change.label) labels.add(change.label);
           times.set(id, change.time);

@@ -22,9 +22,13 @@ export const EVENT_COLUMNS = [
   'discarded',
   'reviewed_by',
   'reviewed_at',
+  // ADR 014: reviewed_* name the first decision's author and time; the last look is kept apart.
+  'last_viewed_by',
+  'last_viewed_at',
 ];
 
 const reviewers = alias(users, 'reviewers');
+const viewers = alias(users, 'viewers');
 
 export function eventsTable(context: AppContext, run: AnalysisRow): Table {
   async function* rows(): AsyncGenerator<Cell[]> {
@@ -38,9 +42,13 @@ export function eventsTable(context: AppContext, run: AnalysisRow): Table {
           email: reviewers.email,
           firstName: reviewers.firstName,
           lastName: reviewers.lastName,
+          viewerEmail: viewers.email,
+          viewerFirst: viewers.firstName,
+          viewerLast: viewers.lastName,
         })
         .from(analysisEvents)
         .leftJoin(reviewers, eq(reviewers.id, analysisEvents.reviewedById))
+        .leftJoin(viewers, eq(viewers.id, analysisEvents.lastViewedById))
         .where(
           and(
             eq(analysisEvents.analysisUuid, run.analysisUuid),
@@ -49,7 +57,7 @@ export function eventsTable(context: AppContext, run: AnalysisRow): Table {
         )
         .orderBy(asc(analysisEvents.time), asc(analysisEvents.id))
         .limit(1000);
-      for (const { event, email, firstName, lastName } of page) {
+      for (const { event, email, firstName, lastName, viewerEmail, viewerFirst, viewerLast } of page) {
         const reviewer =
           event.reviewedAt && email !== null
             ? displayName({ email, firstName: firstName ?? '', lastName: lastName ?? '' })
@@ -63,6 +71,10 @@ export function eventsTable(context: AppContext, run: AnalysisRow): Table {
           event.discarded,
           reviewer,
           event.reviewedAt?.toISOString() ?? null,
+          viewerEmail === null
+            ? null
+            : displayName({ email: viewerEmail, firstName: viewerFirst ?? '', lastName: viewerLast ?? '' }),
+          event.lastViewedAt?.toISOString() ?? null,
         ];
       }
       const last = page.at(-1)?.event;

@@ -126,6 +126,76 @@ describe('Quick Score API', () => {
     expect((await update(viewer, 2, [{ action: 'review', id: 4 }])).statusCode).toBe(403);
   });
 
+  it("keeps the first decision's author and time when someone else steps past the event, and the last look apart", async () => {
+    const ada = await createUser(t.ctx, { firstName: 'Ada', lastName: 'Lovelace' });
+    const bob = await createUser(t.ctx, { firstName: 'Bob', lastName: 'Marley' });
+    await addMember(t.ctx, project.projectUuid, ada.id, 'member');
+    await addMember(t.ctx, project.projectUuid, bob.id, 'member');
+    const run = await runWithEvents(3);
+    const update = (user: TestUser, version: number, changes: object[]) =>
+      call(user, 'POST', `${analysisUrl}update-events/`, { analysis_uuid: run, version, changes });
+
+    // Ada discards event 1 and steps past event 2 (a confirmation: her decision too).
+    const decided = await update(ada, 0, [{ action: 'discard', id: 1 }]);
+    expect(decided.statusCode).toBe(200);
+    await update(ada, 1, [{ action: 'review', id: 2 }]);
+    const adaTimes = new Map(
+      decided.json().events.map((e: { id: number; reviewed_at: string }) => [e.id, e.reviewed_at]),
+    );
+    const adaAt1 = adaTimes.get(1) as string;
+    expect(adaAt1).toEqual(expect.any(String));
+    const adaAt2 = (await call(ada, 'GET', `${analysisUrl}retrieve-events/?analysis_uuid=${run}`))
+      .json()
+      .events.find((e: { id: number }) => e.id === 2).reviewed_at as string;
+
+    // Bob opens the run later and presses → past events 1 and 2.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(
+      (
+        await update(bob, 0, [
+          { action: 'review', id: 1 },
+          { action: 'review', id: 2 },
+        ])
+      ).statusCode,
+    ).toBe(200);
+    const after = (await call(owner, 'GET', `${analysisUrl}retrieve-events/?analysis_uuid=${run}`)).json();
+    const [one, two, three] = after.events;
+    expect(one).toMatchObject({
+      discarded: true,
+      reviewed_by: { id: ada.id, display_name: 'Ada Lovelace' },
+      reviewed_at: adaAt1,
+      last_viewed_by: { id: bob.id, display_name: 'Bob Marley' },
+    });
+    expect(Date.parse(one.last_viewed_at)).toBeGreaterThan(Date.parse(adaAt1));
+    expect(two).toMatchObject({ reviewed_by: { id: ada.id }, reviewed_at: adaAt2, last_viewed_by: { id: bob.id } });
+    expect(three).toMatchObject({ reviewed_by: null, reviewed_at: null, last_viewed_by: null, last_viewed_at: null });
+
+    // A later real change by Bob is the last change and the last look, not the decision's author.
+    await update(bob, 1, [{ action: 'flag', id: 1 }]);
+    const changed = (await call(owner, 'GET', `${analysisUrl}retrieve-events/?analysis_uuid=${run}`)).json().events[0];
+    expect(changed).toMatchObject({
+      reviewed_by: { id: ada.id },
+      reviewed_at: adaAt1,
+      updated_by: { id: bob.id },
+      last_viewed_by: { id: bob.id },
+    });
+
+    // The export says the same, under headers that say which is which.
+    const csv = await call(owner, 'GET', `${analysisUrl}${run}/export/?table=events&format=csv`);
+    const [header, row1, row2] = csv.body
+      .trim()
+      .split('\r\n')
+      .map((line) => line.split(','));
+    const cell = (row: string[] | undefined, column: string) => row![header!.indexOf(column)];
+    expect(cell(row1, 'reviewed_by')).toBe('Ada Lovelace');
+    expect(cell(row1, 'reviewed_at')).toBe(adaAt1);
+    expect(cell(row1, 'last_viewed_by')).toBe('Bob Marley');
+    expect(cell(row1, 'last_viewed_at')).toBe(changed.last_viewed_at);
+    expect(cell(row2, 'reviewed_by')).toBe('Ada Lovelace');
+    expect(cell(row2, 'reviewed_at')).toBe(adaAt2);
+    expect(cell(row2, 'last_viewed_by')).toBe('Bob Marley');
+  });
+
   it('answers only the touched events on request, with the ids of added ones in order', async () => {
     const run = await runWithEvents(40);
     const answer = await call(owner, 'POST', `${analysisUrl}update-events/`, {
@@ -240,9 +310,11 @@ describe('Quick Score API', () => {
     });
     const csv = await call(owner, 'GET', `${analysisUrl}${run}/export/?table=events&format=csv`);
     const rows = csv.body.trim().split('\r\n');
-    expect(rows[0]).toBe('id,time,original_time,label,flagged,discarded,reviewed_by,reviewed_at');
-    expect(rows[1]).toMatch(/^1,0\.5,0\.5,,false,false,,$/);
-    expect(rows[2]).toMatch(/^2,1\.5,1\.5,,false,false,Mo Member,\d{4}-\d{2}-\d{2}T/);
+    expect(rows[0]).toBe(
+      'id,time,original_time,label,flagged,discarded,reviewed_by,reviewed_at,last_viewed_by,last_viewed_at',
+    );
+    expect(rows[1]).toMatch(/^1,0\.5,0\.5,,false,false,,,,$/);
+    expect(rows[2]).toMatch(/^2,1\.5,1\.5,,false,false,Mo Member,\d{4}-\d{2}-\d{2}T[^,]+,Mo Member,\d{4}-/);
 
     const xlsx = await call(owner, 'GET', `${analysisUrl}${run}/export/?table=events&format=xlsx`);
     const workbook = new ExcelJS.Workbook();

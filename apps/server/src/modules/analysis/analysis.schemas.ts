@@ -182,9 +182,18 @@ export const eventSchema = z.object({
   updated_by: userSummarySchema.nullable(),
   updated_at: z.string().nullable(),
   reviewed_by: userSummarySchema.nullable().meta({
-    description: 'Who last reviewed the event in Quick Score (acted on it or moved past it)',
+    description:
+      'Who decided on the event first in Quick Score (its first change, or the first step past it), never rewritten by a later look',
   }),
-  reviewed_at: z.string().nullable(),
+  reviewed_at: z.string().nullable().meta({ description: 'When that first decision was made' }),
+  last_viewed_by: userSummarySchema.nullable().meta({
+    description: 'Who last looked at the event in Quick Score (stepped past it or changed it)',
+  }),
+  last_viewed_at: z.string().nullable(),
+  resolved_by: userSummarySchema.nullable().meta({
+    description: 'Who settled a difference between scorers on this event in the consensus (ADR 014)',
+  }),
+  resolved_at: z.string().nullable(),
 });
 
 export const eventsResponse = z.object({

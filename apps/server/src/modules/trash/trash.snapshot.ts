@@ -19,6 +19,8 @@ const SNAPSHOT_TABLES = [
   { table: 'analysis_segments', key: 'analysis_uuid', of: 'analyses' },
   { table: 'analysis_events', key: 'analysis_uuid', of: 'analyses' },
   { table: 'review_positions', key: 'analysis_uuid', of: 'analyses' },
+  { table: 'analysis_scorers', key: 'analysis_uuid', of: 'analyses' },
+  { table: 'scorer_events', key: 'analysis_uuid', of: 'analyses' },
   { table: 'annotation_configs', key: 'annotation_config_uuid', of: 'tracks' },
 ] as const;
 

@@ -12,6 +12,7 @@ describe('scorings', () => {
       { kind: 'run_reviewed' as const, analysisUuid: RUN, label: null },
       { kind: 'run_reviewed' as const, analysisUuid: RUN, label: 'head: twitch / 2' },
       { kind: 'track' as const, trackUuid: TRACK },
+      { kind: 'scorer' as const, analysisUuid: RUN, userId: 42 },
     ]) {
       expect(decodeScoring(encodeScoring(scoring))).toEqual(scoring);
     }
@@ -20,12 +21,29 @@ describe('scorings', () => {
   });
 
   it('refuse URL forms that name nothing', () => {
-    for (const text of ['', 'track', 'track:', 'upload:x', `run_detected:${RUN}:label`, 'guess:1', null]) {
+    for (const text of [
+      '',
+      'track',
+      'track:',
+      'upload:x',
+      `run_detected:${RUN}:label`,
+      'guess:1',
+      `scorer:${RUN}`,
+      `scorer:${RUN}:bob`,
+      `scorer:${RUN}:0`,
+      null,
+    ]) {
       expect(decodeScoring(text)).toBeNull();
     }
   });
 
   it('become the request sides the server reads, or null while incomplete', () => {
+    expect(scoringRequest({ kind: 'scorer', analysisUuid: RUN, userId: 7 })).toEqual({
+      kind: 'scorer',
+      analysis_uuid: RUN,
+      user_id: 7,
+    });
+    expect(scoringRequest({ kind: 'scorer', analysisUuid: RUN, userId: null })).toBeNull();
     expect(scoringRequest({ kind: 'run_reviewed', analysisUuid: RUN, label: 'twitch' })).toEqual({
       kind: 'run_reviewed',
       analysis_uuid: RUN,

@@ -1,10 +1,10 @@
 /**
  * A scoring of a video as the Agreement view and the Calibrate panel hold it, its request form, and its form in a URL
- * (`run_detected:<run>`, `run_reviewed:<run>`, `run_reviewed:<run>:<label>`, `track:<track>`; an upload lives only
- * on the page). Other pages link here with these, so the forms are a contract (ADR 010).
+ * (`run_detected:<run>`, `run_reviewed:<run>`, `run_reviewed:<run>:<label>`, `scorer:<run>:<user id>`,
+ * `track:<track>`; an upload lives only on the page). Other pages link here with these, so the forms are a contract (ADR 010).
  */
 
-export type ScoringKind = 'run_detected' | 'run_reviewed' | 'track' | 'upload';
+export type ScoringKind = 'run_detected' | 'run_reviewed' | 'scorer' | 'track' | 'upload';
 
 export interface UploadedScoring {
   fileName: string;
@@ -17,6 +17,8 @@ export interface Scoring {
   analysisUuid?: string | null;
   /** run_reviewed only: the one label to keep. */
   label?: string | null;
+  /** scorer only: whose blind scoring of the run (ADR 014). */
+  userId?: number | null;
   trackUuid?: string | null;
   upload?: UploadedScoring | null;
 }
@@ -26,6 +28,7 @@ export interface ScoringRequest {
   kind: ScoringKind;
   analysis_uuid?: string;
   label?: string;
+  user_id?: number;
   annotation_config_uuid?: string;
   events?: number[];
   ranges?: [number, number][];
@@ -34,6 +37,7 @@ export interface ScoringRequest {
 export const SCORING_KIND_LABELS: Record<ScoringKind, string> = {
   run_detected: 'Run: events as detected',
   run_reviewed: 'Run: events as reviewed',
+  scorer: 'Run: as scored blind by…',
   track: 'Annotation track',
   upload: 'Uploaded CSV',
 };
@@ -48,6 +52,10 @@ export function scoringRequest(scoring: Scoring): ScoringRequest | null {
       return scoring.label
         ? { kind: 'run_reviewed', analysis_uuid: scoring.analysisUuid, label: scoring.label }
         : { kind: 'run_reviewed', analysis_uuid: scoring.analysisUuid };
+    case 'scorer':
+      return scoring.analysisUuid && scoring.userId
+        ? { kind: 'scorer', analysis_uuid: scoring.analysisUuid, user_id: scoring.userId }
+        : null;
     case 'track':
       return scoring.trackUuid ? { kind: 'track', annotation_config_uuid: scoring.trackUuid } : null;
     case 'upload': {
@@ -67,6 +75,8 @@ export function encodeScoring(scoring: Scoring): string | null {
     case 'run_reviewed':
       if (!scoring.analysisUuid) return null;
       return `run_reviewed:${scoring.analysisUuid}${scoring.label ? `:${encodeURIComponent(scoring.label)}` : ''}`;
+    case 'scorer':
+      return scoring.analysisUuid && scoring.userId ? `scorer:${scoring.analysisUuid}:${scoring.userId}` : null;
     case 'track':
       return scoring.trackUuid ? `track:${scoring.trackUuid}` : null;
     case 'upload':
@@ -88,6 +98,9 @@ export function decodeScoring(text: string | null | undefined): Scoring | null {
       return null;
     }
     return { kind, analysisUuid: id, label: decoded };
+  }
+  if (kind === 'scorer' && label !== undefined && /^[1-9]\d*$/.test(label)) {
+    return { kind, analysisUuid: id, userId: Number(label) };
   }
   if (kind === 'track' && label === undefined) return { kind, trackUuid: id };
   return null;

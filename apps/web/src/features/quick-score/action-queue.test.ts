@@ -21,6 +21,10 @@ function event(id: number, time: number, extra: Partial<ReviewEvent> = {}): Revi
     updated_at: null,
     reviewed_by: null,
     reviewed_at: null,
+    last_viewed_by: null,
+    last_viewed_at: null,
+    resolved_by: null,
+    resolved_at: null,
     ...extra,
   };
 }

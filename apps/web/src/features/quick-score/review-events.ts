@@ -182,7 +182,13 @@ export function applyAction(
   by: Reviewer,
   now: string,
 ): ReviewEvent | null {
-  const reviewed = { reviewed_by: by, reviewed_at: now };
+  // The first decision keeps its author (ADR 014); every action is the last look.
+  const reviewed = {
+    reviewed_by: event?.reviewed_by ?? by,
+    reviewed_at: event?.reviewed_at ?? now,
+    last_viewed_by: by,
+    last_viewed_at: now,
+  };
   const changed = { updated_by: by, updated_at: now, ...reviewed };
   if (action.kind === 'add') {
     return {
@@ -192,6 +198,8 @@ export function applyAction(
       label: action.label,
       flagged: false,
       discarded: false,
+      resolved_by: null,
+      resolved_at: null,
       ...changed,
     };
   }

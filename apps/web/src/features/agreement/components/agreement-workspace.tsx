@@ -22,6 +22,7 @@ import { disagreementsOf } from '../disagreements';
 import { type Scoring, scoringRequest } from '../scorings';
 import { EventFiguresView, IntervalFiguresView } from './agreement-figures';
 import { AgreementTimeline } from './agreement-timeline';
+import { DecisionFiguresView } from './decision-figures';
 import { DefinitionsPanel } from './definitions-panel';
 import { DisagreementList } from './disagreement-list';
 import { ScoringPicker } from './scoring-picker';
@@ -299,6 +300,15 @@ export function AgreementWorkspace({
           {report ? (
             <>
               <EventFiguresView events={report.events} toleranceS={report.tolerance_s} />
+              {report.decisions ? (
+                <DecisionFiguresView
+                  decisions={report.decisions}
+                  videoRef={ref}
+                  reference={reference}
+                  candidate={candidate}
+                  onResolved={() => bodyKey && mutate(bodyKey)}
+                />
+              ) : null}
               {report.intervals ? (
                 <IntervalFiguresView intervals={report.intervals} />
               ) : (

@@ -10,8 +10,9 @@ import { KIND_LABELS } from '@/features/movement-detector/components/earlier-run
 import { countOf, formatDate } from '@/lib/format';
 import { SCORING_KIND_LABELS, type Scoring, type ScoringKind } from '../scorings';
 import { readScoringCsv } from '../uploads';
+import { ScorerField } from './scorer-field';
 
-const ALL_KINDS: ScoringKind[] = ['run_reviewed', 'run_detected', 'track', 'upload'];
+const ALL_KINDS: ScoringKind[] = ['run_reviewed', 'run_detected', 'scorer', 'track', 'upload'];
 
 /**
  * Picks one scoring of the video: a run (as detected, or as reviewed with an optional label), an annotation track, or
@@ -40,7 +41,7 @@ export function ScoringPicker({
   /** The server's messages for this side (`reference.…`), by field. */
   errors?: string[];
 }) {
-  const isRun = scoring.kind === 'run_detected' || scoring.kind === 'run_reviewed';
+  const isRun = scoring.kind === 'run_detected' || scoring.kind === 'run_reviewed' || scoring.kind === 'scorer';
   // The video's runs (the list the Movement Detector follows while runs are working): the finished ones have events.
   const finished = runs.filter((run) => run.status === 'succeeded');
   const events = useQuery({
@@ -57,7 +58,7 @@ export function ScoringPicker({
 
   const chooseKind = (kind: ScoringKind) => {
     setUploadError(null);
-    const keepRun = kind === 'run_detected' || kind === 'run_reviewed';
+    const keepRun = kind === 'run_detected' || kind === 'run_reviewed' || kind === 'scorer';
     onChange({ kind, analysisUuid: keepRun ? (scoring.analysisUuid ?? null) : null });
   };
 
@@ -123,6 +124,15 @@ export function ScoringPicker({
             ))}
           </NativeSelect>
         </Field>
+      ) : null}
+      {scoring.kind === 'scorer' && scoring.analysisUuid ? (
+        <ScorerField
+          id={`${id}-scorer`}
+          videoRef={videoRef}
+          analysisUuid={scoring.analysisUuid}
+          userId={scoring.userId ?? null}
+          onChange={(userId) => onChange({ ...scoring, userId })}
+        />
       ) : null}
       {scoring.kind === 'track' ? (
         <Field id={`${id}-track`} label="Track" description="Its bouts; as events, their starts.">

@@ -12,6 +12,7 @@ import { type AnalysisRun, analysisQueries } from '@/features/analysis/api';
 import { KIND_LABELS } from '@/features/analysis-logs/run-display';
 import { movementDetectorPath } from '@/features/movement-detector/links';
 import { useActiveProject } from '@/features/projects/hooks/active-project-context';
+import { ScoringGate } from '@/features/scorers/components/scoring-gate';
 import { subjectQueries } from '@/features/subjects/api';
 import { videoQueries } from '@/features/videos/api';
 import { formatDuration } from '@/lib/format';
@@ -130,7 +131,18 @@ export function QuickScorePage({ projectUuid }: { projectUuid: string }) {
     body = <EmptyState title="This run is not a finished run of the video" text="Choose one of its runs above." />;
   } else {
     body = (
-      <ReviewWorkspace key={run.analysis_uuid} projectUuid={projectUuid} video={video} run={run} canEdit={canEdit} />
+      <ScoringGate key={run.analysis_uuid} run={run} canEdit={canEdit}>
+        {(scoring) => (
+          <ReviewWorkspace
+            key={scoring}
+            projectUuid={projectUuid}
+            video={video}
+            run={run}
+            canEdit={canEdit}
+            scoring={scoring}
+          />
+        )}
+      </ScoringGate>
     );
   }
 

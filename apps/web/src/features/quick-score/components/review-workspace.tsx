@@ -13,6 +13,7 @@ import { agreementPath } from '@/features/agreement/links';
 import { type AnalysisRun, analysisQueries, runBypassRanges, runRef } from '@/features/analysis/api';
 import { displayName } from '@/features/auth/api';
 import { useSession } from '@/features/auth/hooks/use-session';
+import type { ScoringMode } from '@/features/scorers/api';
 import type { Video } from '@/features/videos/api';
 import { playerFacts, playerSource } from '@/features/videos/player-source';
 import { errorMessage } from '@/lib/errors';
@@ -44,11 +45,13 @@ export function ReviewWorkspace({
   video,
   run,
   canEdit,
+  scoring = 'consensus',
 }: {
   projectUuid: string;
   video: Video;
   run: AnalysisRun;
   canEdit: boolean;
+  scoring?: ScoringMode;
 }) {
   const queryClient = useQueryClient();
   const { user } = useSession();
@@ -78,6 +81,7 @@ export function ReviewWorkspace({
     halfFrame,
     onNotice,
     onIdAssigned,
+    scoring,
   });
   const events = queue?.events ?? null;
   const history = useUndoRedo(queue, events);

@@ -1,5 +1,6 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import { analysisApi, type VideoRef } from '@/features/analysis/api';
+import { analysisApi, type EventChange, type VideoRef } from '@/features/analysis/api';
+import { type ScoringMode, scorerApi } from '@/features/scorers/api';
 import { ActionQueue, type QueueNotice, type QueueSnapshot } from '../action-queue';
 import { openQueueStore, queueKeyPrefix } from '../queue-storage';
 import type { Reviewer } from '../review-events';
@@ -19,9 +20,12 @@ export function useReviewQueue({
   halfFrame,
   onNotice,
   onIdAssigned,
+  scoring = 'consensus',
 }: {
   videoRef: VideoRef;
   analysisUuid: string;
+  /** The run's events, or the caller's own blind scoring of them (ADR 014). */
+  scoring?: ScoringMode;
   me: Reviewer;
   halfFrame: number;
   onNotice: (notice: QueueNotice) => void;
@@ -46,16 +50,27 @@ export function useReviewQueue({
     setError(null);
     const ref = { projectUuid, subjectUuid, videoUuid };
     (async () => {
-      const store = await openQueueStore(queueKeyPrefix(meId, analysisUuid));
+      // A scoring's actions wait under a key of their own: they never reach the consensus, nor the reverse.
+      const store = await openQueueStore(
+        queueKeyPrefix(meId, scoring === 'mine' ? `${analysisUuid}-mine` : analysisUuid),
+      );
       closeStore = store.close;
-      const initial = await analysisApi.events(ref, analysisUuid);
+      const transport =
+        scoring === 'mine'
+          ? {
+              update: (version: number, changes: EventChange[]) =>
+                scorerApi.update(ref, analysisUuid, { version, changes, answer: 'changed' }),
+              fetchAll: () => scorerApi.mine(ref, analysisUuid),
+            }
+          : {
+              update: (version: number, changes: EventChange[]) =>
+                analysisApi.updateEvents(ref, { analysis_uuid: analysisUuid, version, changes, answer: 'changed' }),
+              fetchAll: () => analysisApi.events(ref, analysisUuid),
+            };
+      const initial = await transport.fetchAll();
       if (cancelled) return;
       started = new ActionQueue({
-        transport: {
-          update: (version, changes) =>
-            analysisApi.updateEvents(ref, { analysis_uuid: analysisUuid, version, changes, answer: 'changed' }),
-          fetchAll: () => analysisApi.events(ref, analysisUuid),
-        },
+        transport,
         store,
         me: { id: meId, display_name: meName },
         halfFrame,
@@ -72,7 +87,7 @@ export function useReviewQueue({
       started?.stop();
       closeStore?.();
     };
-  }, [projectUuid, subjectUuid, videoUuid, analysisUuid, meId, meName, halfFrame, handlers]);
+  }, [projectUuid, subjectUuid, videoUuid, analysisUuid, meId, meName, halfFrame, handlers, scoring]);
 
   const snapshot = useSyncExternalStore(
     queue?.subscribe ?? noSubscription,

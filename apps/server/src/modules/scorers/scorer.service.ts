@@ -1,0 +1,409 @@
+/**
+ * Blind second scoring (ADR 014). A run's events stay the consensus; a scorer who chooses to score blind gets a
+ * scoring of their own (`analysis_scorers`), their decisions kept per event (`scorer_events`) until a consensus
+ * resolution takes them over. Changes follow Quick Score's rules (ADR 008): all or nothing, versioned per scoring,
+ * review-only calls need no version.
+ */
+import { and, count, eq, gt, inArray, isNotNull, lt, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import type { Database } from '../../db/client.js';
+import { analyses, analysisEvents, analysisScorers, scorerEvents, users } from '../../db/schema.js';
+import { badRequest, conflict, fieldError, notFound } from '../../lib/errors.js';
+import { readEvents } from '../analysis/analysis.events.js';
+import { findRunOfVideo } from '../analysis/analysis.read.js';
+import type { AnalysisRow } from '../analysis/analysis.runs.js';
+import type { EventChange, eventSchema, updateEventsBody } from '../analysis/analysis.schemas.js';
+import { rememberLabels } from '../labels/label.service.js';
+import { displayName } from '../users/user.serializer.js';
+import type { VideoRow } from '../videos/video.lookup.js';
+import type { resolveBody } from './scorer.schemas.js';
+import { type ScoredEvent, scoredEvents, scorersOf } from './scorer.view.js';
+
+type Person = { id: number; display_name: string };
+
+async function succeededRun(context: AppContext, video: VideoRow, analysisUuid: string) {
+  const run = await findRunOfVideo(context, video, analysisUuid);
+  if (run.status !== 'succeeded') throw badRequest('This run has not succeeded, so it has no events to score.');
+  return run;
+}
+
+async function person(db: Database, userId: number): Promise<Person> {
+  const [user] = await db.select().from(users).where(eq(users.id, userId));
+  return { id: userId, display_name: user ? displayName(user) : '' };
+}
+
+/** A scored event in the shape of the run's events (the scorer is the author of every decision in it). */
+function asEvent(event: ScoredEvent, me: Person): z.infer<typeof eventSchema> {
+  const decided = event.decidedAt !== null;
+  return {
+    id: event.id,
+    time: event.time,
+    original_time: event.originalTime,
+    label: event.label,
+    flagged: event.flagged,
+    discarded: event.discarded,
+    updated_by: decided ? me : null,
+    updated_at: event.updatedAt?.toISOString() ?? null,
+    reviewed_by: decided ? me : null,
+    reviewed_at: event.decidedAt?.toISOString() ?? null,
+    last_viewed_by: decided ? me : null,
+    last_viewed_at: event.updatedAt?.toISOString() ?? null,
+    resolved_by: null,
+    resolved_at: null,
+  };
+}
+
+/** The run's blind scorers and the consensus's reviewers, for Quick Score's question "score blind, or the consensus?". */
+export async function listScorers(context: AppContext, video: VideoRow, userId: number, analysisUuid: string) {
+  const run = await findRunOfVideo(context, video, analysisUuid);
+  const [scorers, decided, reviewers] = await Promise.all([
+    scorersOf(context.db, run.analysisUuid),
+    context.db
+      .select({ userId: scorerEvents.userId, n: count() })
+      .from(scorerEvents)
+      .where(eq(scorerEvents.analysisUuid, run.analysisUuid))
+      .groupBy(scorerEvents.userId),
+    context.db
+      .select({ user: users, n: count() })
+      .from(analysisEvents)
+      .innerJoin(users, eq(users.id, analysisEvents.reviewedById))
+      .where(and(eq(analysisEvents.analysisUuid, run.analysisUuid), isNotNull(analysisEvents.reviewedById)))
+      .groupBy(users.id)
+      .orderBy(users.id),
+  ]);
+  const counts = new Map(decided.map((row) => [row.userId, row.n]));
+  return {
+    analysis_uuid: run.analysisUuid,
+    scorers: scorers.map((s) => ({
+      user: { id: s.userId, display_name: s.name },
+      started_at: s.startedAt.toISOString(),
+      decided: counts.get(s.userId) ?? 0,
+    })),
+    consensus_reviewers: reviewers.map((row) => ({
+      user: { id: row.user.id, display_name: displayName(row.user) },
+      decided: row.n,
+    })),
+    mine: scorers.some((s) => s.userId === userId),
+  };
+}
+
+/** Starts the caller's blind scoring of the run (starting it again changes nothing). */
+export async function startScoring(context: AppContext, video: VideoRow, userId: number, analysisUuid: string) {
+  const run = await succeededRun(context, video, analysisUuid);
+  await context.db.insert(analysisScorers).values({ analysisUuid: run.analysisUuid, userId }).onConflictDoNothing();
+  return listScorers(context, video, userId, run.analysisUuid);
+}
+
+async function requireScorer(db: Database, run: AnalysisRow, userId: number, lock = false) {
+  const query = db
+    .select()
+    .from(analysisScorers)
+    .where(and(eq(analysisScorers.analysisUuid, run.analysisUuid), eq(analysisScorers.userId, userId)));
+  const [scorer] = lock ? await query.for('update') : await query;
+  if (!scorer) throw notFound('You are not scoring this run on your own: choose to score it blind first.');
+  return scorer;
+}
+
+/** The caller's own scoring of the run, in the shape of `retrieve-events/`. */
+export async function myScoring(context: AppContext, video: VideoRow, userId: number, analysisUuid: string) {
+  const run = await succeededRun(context, video, analysisUuid);
+  const scorer = await requireScorer(context.db, run, userId);
+  const me = await person(context.db, userId);
+  const events = await scoredEvents(context.db, run.analysisUuid, userId);
+  return { analysis_uuid: run.analysisUuid, version: scorer.version, events: events.map((e) => asEvent(e, me)) };
+}
+
+/**
+ * Applies changes to the caller's own scoring, as `update-events/` does to the consensus: all or none, 409 on a
+ * stale version, review-only calls without one. A step past an event the scorer has not decided on is their decision
+ * to keep it as detected. Added events take their ids from the run's counter, so an id names one event everywhere;
+ * a detected event cannot be deleted from a scoring (it is discarded), only an event the scorer added.
+ */
+export async function updateMyScoring(
+  context: AppContext,
+  video: VideoRow,
+  userId: number,
+  analysisUuid: string,
+  body: z.output<typeof updateEventsBody>,
+) {
+  const run = await succeededRun(context, video, analysisUuid);
+  const duration = video.durationS ?? Number.POSITIVE_INFINITY;
+  const halfFrame = 0.5 / (video.fps ?? 30);
+  const reviewOnly = body.changes.every((change) => change.action === 'review');
+  const touched = new Set<number>();
+  const addedIds: number[] = [];
+  const version = await context.db.transaction(async (tx) => {
+    const scorer = await requireScorer(tx, run, userId, true);
+    if (!reviewOnly && scorer.version !== body.version) {
+      throw conflict(
+        'Your scoring was changed in another tab since you loaded it. Reload to see the current version.',
+        { version: scorer.version },
+      );
+    }
+    const named = [...new Set(body.changes.flatMap((change) => (change.action === 'add' ? [] : [change.id])))];
+    const current = new Map(
+      (named.length ? await scoredEvents(tx, run.analysisUuid, userId, named) : []).map((e) => [e.id, e]),
+    );
+    const deleted = new Set<number>();
+    let nextId: number | null = null;
+    const now = new Date();
+    const labels = new Set<string>();
+    const problems: string[] = [];
+    const checkTime = (index: number, time: number) => {
+      if (time < 0) problems.push(`Change ${index}: an event cannot be before 0 s.`);
+      else if (time > duration + 1e-9) problems.push(`Change ${index}: ${time} s is after the end of the video.`);
+      else return true;
+      return false;
+    };
+    /** An event of this scoring within half a frame of `time`. */
+    const occupied = async (time: number) => {
+      for (const e of current.values()) if (Math.abs(e.time - time) < halfFrame) return true;
+      const near = await tx
+        .select({ id: scorerEvents.id })
+        .from(scorerEvents)
+        .where(
+          and(
+            eq(scorerEvents.analysisUuid, run.analysisUuid),
+            eq(scorerEvents.userId, userId),
+            gt(scorerEvents.time, time - halfFrame),
+            lt(scorerEvents.time, time + halfFrame),
+          ),
+        );
+      const detected = await tx
+        .select({ id: analysisEvents.id })
+        .from(analysisEvents)
+        .where(
+          and(
+            eq(analysisEvents.analysisUuid, run.analysisUuid),
+            gt(analysisEvents.originalTime, time - halfFrame),
+            lt(analysisEvents.originalTime, time + halfFrame),
+            sql`not exists (select 1 from ${scorerEvents} s where s.analysis_uuid = ${analysisEvents.analysisUuid}
+                and s.user_id = ${userId} and s.id = ${analysisEvents.id})`,
+          ),
+        );
+      return [...near, ...detected].some((row) => !current.has(row.id) && !deleted.has(row.id));
+    };
+    const save = async (event: ScoredEvent) => {
+      const values = {
+        time: event.time,
+        label: event.label,
+        flagged: event.flagged,
+        discarded: event.discarded,
+        updatedAt: now,
+      };
+      await tx
+        .insert(scorerEvents)
+        .values({
+          analysisUuid: run.analysisUuid,
+          userId,
+          id: event.id,
+          originalTime: event.originalTime,
+          decidedAt: now,
+          ...values,
+        })
+        .onConflictDoUpdate({ target: [scorerEvents.analysisUuid, scorerEvents.userId, scorerEvents.id], set: values });
+      current.set(event.id, { ...event, decidedAt: event.decidedAt ?? now, updatedAt: now });
+      touched.add(event.id);
+    };
+
+    const apply = async (change: EventChange, index: number) => {
+      if (change.action === 'add') {
+        if (!checkTime(index, change.time)) return;
+        if (await occupied(change.time)) {
+          problems.push(`Change ${index}: there is already an event at ${change.time} s.`);
+          return;
+        }
+        if (nextId === null) {
+          const [locked] = await tx
+            .select()
+            .from(analyses)
+            .where(eq(analyses.analysisUuid, run.analysisUuid))
+            .for('update');
+          nextId = locked!.nextEventId;
+        }
+        const id = nextId++;
+        await save({
+          id,
+          time: change.time,
+          originalTime: null,
+          label: change.label || null,
+          flagged: change.flagged ?? false,
+          discarded: false,
+          decidedAt: null,
+          updatedAt: null,
+        });
+        if (change.label) labels.add(change.label);
+        addedIds.push(id);
+        return;
+      }
+      const event = current.get(change.id);
+      if (!event) {
+        if (change.action !== 'review') problems.push(`Change ${index}: event ${change.id} does not exist.`);
+        return;
+      }
+      switch (change.action) {
+        case 'move':
+          if (checkTime(index, change.time)) await save({ ...event, time: change.time });
+          return;
+        case 'discard':
+        case 'restore':
+          return save({ ...event, discarded: change.action === 'discard' });
+        case 'flag':
+        case 'unflag':
+          return save({ ...event, flagged: change.action === 'flag' });
+        case 'label':
+          if (change.label) labels.add(change.label);
+          return save({ ...event, label: change.label || null });
+        case 'review':
+          // The first step past an event keeps it as it is: the scorer's decision. Later steps change nothing.
+          if (event.decidedAt === null) await save(event);
+          return;
+        case 'delete':
+          if (event.originalTime !== null) {
+            problems.push(`Change ${index}: event ${change.id} was detected: discard it instead of deleting it.`);
+            return;
+          }
+          await tx
+            .delete(scorerEvents)
+            .where(
+              and(
+                eq(scorerEvents.analysisUuid, run.analysisUuid),
+                eq(scorerEvents.userId, userId),
+                eq(scorerEvents.id, change.id),
+              ),
+            );
+          current.delete(change.id);
+          deleted.add(change.id);
+          touched.delete(change.id);
+          return;
+      }
+    };
+
+    for (const [i, change] of body.changes.entries()) await apply(change, i + 1);
+    if (problems.length > 0) throw badRequest({ changes: problems });
+    await rememberLabels(tx, run.projectUuid, [...labels], userId);
+    if (nextId !== null) {
+      await tx.update(analyses).set({ nextEventId: nextId }).where(eq(analyses.analysisUuid, run.analysisUuid));
+    }
+    if (reviewOnly) return scorer.version;
+    await tx
+      .update(analysisScorers)
+      .set({ version: scorer.version + 1 })
+      .where(and(eq(analysisScorers.analysisUuid, run.analysisUuid), eq(analysisScorers.userId, userId)));
+    return scorer.version + 1;
+  });
+  const me = await person(context.db, userId);
+  const events = await scoredEvents(
+    context.db,
+    run.analysisUuid,
+    userId,
+    body.answer === 'changed' ? [...touched] : undefined,
+  );
+  return { analysis_uuid: run.analysisUuid, version, events: events.map((e) => asEvent(e, me)), added_ids: addedIds };
+}
+
+/**
+ * Settles a difference in the consensus: the run's event takes the named scorer's scoring of it (an event only they
+ * added is added; an event missing from their scoring is discarded), or, with no scorer, stays as it is. Either way
+ * the event records who settled it and when (`resolved_by`/`resolved_at`), and the change is a decision like any
+ * other (the events' version is bumped).
+ */
+export async function resolveDifference(
+  context: AppContext,
+  video: VideoRow,
+  userId: number,
+  analysisUuid: string,
+  body: z.output<typeof resolveBody>,
+) {
+  const run = await succeededRun(context, video, analysisUuid);
+  await context.db.transaction(async (tx) => {
+    await tx.select().from(analyses).where(eq(analyses.analysisUuid, run.analysisUuid)).for('update');
+    const [consensus] = await tx
+      .select()
+      .from(analysisEvents)
+      .where(and(eq(analysisEvents.analysisUuid, run.analysisUuid), eq(analysisEvents.id, body.event_id)));
+    const now = new Date();
+    const stamp = {
+      updatedById: userId,
+      updatedAt: now,
+      lastViewedById: userId,
+      lastViewedAt: now,
+      resolvedById: userId,
+      resolvedAt: now,
+    };
+    let scored: ScoredEvent | undefined;
+    if (body.scorer_id !== null) {
+      const [scorer] = await tx
+        .select()
+        .from(analysisScorers)
+        .where(and(eq(analysisScorers.analysisUuid, run.analysisUuid), eq(analysisScorers.userId, body.scorer_id)));
+      if (!scorer) throw fieldError('scorer_id', 'That user is not scoring this run on their own.');
+      [scored] = await scoredEvents(tx, run.analysisUuid, body.scorer_id, [body.event_id]);
+    }
+    if (!consensus && !scored)
+      throw fieldError('event_id', 'Neither the run nor that scoring has an event with that id.');
+    const taken = scored
+      ? { time: scored.time, label: scored.label, flagged: scored.flagged, discarded: scored.discarded }
+      : body.scorer_id !== null
+        ? { discarded: true }
+        : {};
+    if (scored?.label) await rememberLabels(tx, run.projectUuid, [scored.label], userId);
+    if (consensus) {
+      await tx
+        .update(analysisEvents)
+        .set({
+          ...taken,
+          ...stamp,
+          reviewedById: consensus.reviewedAt ? consensus.reviewedById : userId,
+          reviewedAt: consensus.reviewedAt ?? now,
+        })
+        .where(and(eq(analysisEvents.analysisUuid, run.analysisUuid), eq(analysisEvents.id, body.event_id)));
+    } else {
+      await tx.insert(analysisEvents).values({
+        analysisUuid: run.analysisUuid,
+        id: body.event_id,
+        time: scored!.time,
+        originalTime: scored!.originalTime,
+        label: scored!.label,
+        flagged: scored!.flagged,
+        discarded: scored!.discarded,
+        reviewedById: userId,
+        reviewedAt: now,
+        ...stamp,
+      });
+    }
+    await tx
+      .update(analyses)
+      .set({ eventsVersion: sql`${analyses.eventsVersion} + 1` })
+      .where(eq(analyses.analysisUuid, run.analysisUuid));
+  });
+  const [fresh] = await context.db.select().from(analyses).where(eq(analyses.analysisUuid, run.analysisUuid));
+  return readEvents(context, fresh!, [body.event_id]);
+}
+
+/** Kept / discarded, and the detected time, of each detected event, for the decisions' agreement of two scorings. */
+export async function keptByEvent(db: Database, analysisUuid: string, scorer: number | 'consensus') {
+  if (scorer === 'consensus') {
+    const rows = await db
+      .select({ id: analysisEvents.id, time: analysisEvents.originalTime, discarded: analysisEvents.discarded })
+      .from(analysisEvents)
+      .where(and(eq(analysisEvents.analysisUuid, analysisUuid), isNotNull(analysisEvents.originalTime)));
+    return new Map(rows.map((row) => [row.id, { kept: !row.discarded, time: row.time! }]));
+  }
+  const events = await scoredEvents(db, analysisUuid, scorer);
+  return new Map(
+    events.filter((e) => e.originalTime !== null).map((e) => [e.id, { kept: !e.discarded, time: e.originalTime! }]),
+  );
+}
+
+/** Who settled each of these events of the consensus (display names), for the consensus view. */
+export async function resolvers(db: Database, analysisUuid: string, ids: number[]) {
+  if (ids.length === 0) return new Map<number, string>();
+  const rows = await db
+    .select({ id: analysisEvents.id, user: users })
+    .from(analysisEvents)
+    .innerJoin(users, eq(users.id, analysisEvents.resolvedById))
+    .where(and(eq(analysisEvents.analysisUuid, analysisUuid), inArray(analysisEvents.id, ids)));
+  return new Map(rows.map((row) => [row.id, displayName(row.user)]));
+}

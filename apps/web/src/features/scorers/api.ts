@@ -1,0 +1,89 @@
+import type { ApiResponse } from '@app/api';
+import { queryOptions } from '@tanstack/react-query';
+import type { EventsAnswer, UpdateEventsAnswer, UpdateEventsBody, VideoRef } from '@/features/analysis/api';
+import { apiRequest, requireParam } from '@/lib/api-client';
+
+type ScorersPath =
+  '/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/analysis/{analysis_uuid}/scorers/';
+export type Scorers = ApiResponse<ScorersPath, 'get'>;
+
+/** Which events Quick Score reviews: the caller's own blind scoring, or the run's events (the consensus). */
+export type ScoringMode = 'mine' | 'consensus';
+
+const runBase = (ref: VideoRef, analysisUuid: string, op: string) =>
+  `projects/${requireParam('projectUuid', ref.projectUuid, op)}/subjects/${requireParam('subjectUuid', ref.subjectUuid, op)}/videos/${requireParam('videoUuid', ref.videoUuid, op)}/analysis/${requireParam('analysisUuid', analysisUuid, op)}/`;
+
+export const scorerKeys = {
+  all: ['scorers'] as const,
+  list: (analysisUuid: string) => [...scorerKeys.all, analysisUuid] as const,
+};
+
+/** Blind second scoring (ADR 014). */
+export const scorerApi = {
+  list: (ref: VideoRef, analysisUuid: string) =>
+    apiRequest<Scorers>(`${runBase(ref, analysisUuid, 'scorersList')}scorers/`),
+  start: (ref: VideoRef, analysisUuid: string) =>
+    apiRequest<Scorers>(`${runBase(ref, analysisUuid, 'scorersCreate')}scorers/`, { method: 'POST' }),
+  mine: (ref: VideoRef, analysisUuid: string) =>
+    apiRequest<EventsAnswer>(`${runBase(ref, analysisUuid, 'myScoringRetrieve')}my-scoring/`),
+  update: (ref: VideoRef, analysisUuid: string, body: UpdateEventsBody) =>
+    apiRequest<UpdateEventsAnswer>(`${runBase(ref, analysisUuid, 'myScoringUpdate')}my-scoring/update-events/`, {
+      method: 'POST',
+      body: requireParam('body', body, 'myScoringUpdate'),
+    }),
+  /** Settles a difference in the consensus: the event takes that scorer's scoring of it, or (null) stays. */
+  resolve: (ref: VideoRef, analysisUuid: string, eventId: number, scorerId: number | null) =>
+    apiRequest<EventsAnswer>(`${runBase(ref, analysisUuid, 'consensusResolve')}consensus/resolve/`, {
+      method: 'POST',
+      body: { event_id: eventId, scorer_id: scorerId },
+    }),
+};
+
+export const scorerQueries = {
+  list: (ref: VideoRef, analysisUuid: string) =>
+    queryOptions({
+      queryKey: scorerKeys.list(analysisUuid),
+      queryFn: () => scorerApi.list(ref, analysisUuid),
+      // Someone may have started scoring since: ask afresh each time the run opens.
+      staleTime: 0,
+    }),
+};
+
+/** Whoever else has scored the run, in words ("Ada Lovelace (12 events, blind)"), or an empty list. */
+export function othersWhoScored(scorers: Scorers, meId: number): string[] {
+  const blind = scorers.scorers
+    .filter((s) => s.user.id !== meId)
+    .map((s) => `${s.user.display_name} (${s.decided} event${s.decided === 1 ? '' : 's'}, blind)`);
+  const consensus = scorers.consensus_reviewers
+    .filter((r) => r.user.id !== meId)
+    .map((r) => `${r.user.display_name} (${r.decided} event${r.decided === 1 ? '' : 's'} of the consensus)`);
+  return [...consensus, ...blind];
+}
+
+/**
+ * The mode a run opens in, or 'ask': a member with a blind scoring opens it; one who has decided on the consensus, or
+ * chose it before, or is the first to score, works on the consensus; anyone else is asked.
+ */
+export function initialMode(scorers: Scorers, meId: number, rememberedConsensus: boolean): ScoringMode | 'ask' {
+  if (scorers.mine) return 'mine';
+  if (rememberedConsensus || scorers.consensus_reviewers.some((r) => r.user.id === meId)) return 'consensus';
+  return othersWhoScored(scorers, meId).length > 0 ? 'ask' : 'consensus';
+}
+
+const consensusKey = (meId: number, analysisUuid: string) => `quick-score-consensus:${meId}:${analysisUuid}`;
+export const consensusChoice = {
+  read: (meId: number, analysisUuid: string) => {
+    try {
+      return window.localStorage.getItem(consensusKey(meId, analysisUuid)) === '1';
+    } catch {
+      return false;
+    }
+  },
+  remember: (meId: number, analysisUuid: string) => {
+    try {
+      window.localStorage.setItem(consensusKey(meId, analysisUuid), '1');
+    } catch {
+      // Storage unavailable: the question comes back next time, nothing else is lost.
+    }
+  },
+};
