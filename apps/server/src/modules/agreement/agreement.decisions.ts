@@ -4,7 +4,7 @@
  * kappa of that 2×2 table is the inter-rater reliability of the review itself (the engine's kappa).
  */
 import type { AppContext } from '../../context.js';
-import { keptByEvent, resolvers } from '../scorers/scorer.service.js';
+import { keptByEvent, resolvers } from '../scorers/scorer.consensus.js';
 import type { AgreementBody, ScoringInput } from './agreement.schemas.js';
 import { cohensKappa } from './engine/interval-agreement.js';
 

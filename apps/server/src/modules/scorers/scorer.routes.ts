@@ -9,6 +9,7 @@ import {
   updateEventsBody,
   updateEventsResponse,
 } from '../analysis/analysis.schemas.js';
+import * as consensus from './scorer.consensus.js';
 import { resolveBody, scorersResponse } from './scorer.schemas.js';
 import * as service from './scorer.service.js';
 
@@ -115,7 +116,7 @@ export default async function scorerRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { user, video } = videoScope(request);
-      return service.resolveDifference(ctx, video, user.id, request.params.analysis_uuid, request.body);
+      return consensus.resolveDifference(ctx, video, user.id, request.params.analysis_uuid, request.body);
     },
   );
 }
