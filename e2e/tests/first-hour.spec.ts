@@ -155,12 +155,21 @@ test('a new project shows the getting-started checklist, ticked from its data, d
 }) => {
   test.setTimeout(120_000);
   const owner = await createUser(request, 'Nora');
-  const project = await createProject(request, owner, 'Fresh lab');
-  const base = `/projects/${project.project_uuid}`;
-  await signIn(page, owner, { activeProjectUuid: project.project_uuid });
+  await signIn(page, owner);
+  // Creating the project opens its page, with the checklist on top.
   await page.goto('/');
+  await page.getByRole('link', { name: 'Create your first project' }).click();
+  await page.getByLabel('Project name').fill('Fresh lab');
+  await page.getByRole('button', { name: 'Create project' }).click();
+  await expect(page).toHaveURL(/\/projects\/[0-9a-f-]{36}$/);
+  const project = { project_uuid: new URL(page.url()).pathname.split('/')[2]! };
+  const base = `/projects/${project.project_uuid}`;
   const checklist = page.getByTestId('getting-started');
   await expect(checklist.getByRole('heading', { name: 'Getting started' })).toBeVisible();
+  await expect(checklist).toContainText('0 of 5 steps done');
+  // The dashboard shows it too.
+  await sidebarLink(page, 'Home').click();
+  await expect(page.getByRole('heading', { name: 'Fresh lab' })).toBeVisible();
   await expect(checklist).toContainText('0 of 5 steps done');
   const steps = ['subjects', 'upload', 'detect', 'review', 'export'] as const;
   const hrefs = ['subjects', 'subjects', 'movement-detector', 'quick-score', 'analysis-logs'];

@@ -11,6 +11,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { Textarea } from '@/components/ui/textarea';
 import { BillingCard } from '@/features/billing/components/billing-card';
 import { useAppConfig } from '@/features/config/api';
+import { GettingStarted } from '@/features/dashboard/components/getting-started';
 import { TeamCard } from '@/features/team/components/team-card';
 import { formatBytes, formatDate } from '@/lib/format';
 import { projectQueries } from '../api';
@@ -61,6 +62,9 @@ export function ProjectPage({ projectUuid }: { projectUuid: string }) {
           </div>
         </div>
       </div>
+
+      {/* A new project opens here: its first steps, as on the dashboard (members and up). */}
+      {permissions.canEditContent ? <GettingStarted key={projectUuid} projectUuid={projectUuid} /> : null}
 
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
         <div className="grid grid-cols-1 content-start gap-6 lg:col-span-2">
