@@ -248,32 +248,6 @@ describe('agreement and calibration API', () => {
     expect(coarse.intervals!.table).toEqual({ both: 2, reference_only: 1, candidate_only: 0, neither: 7 });
   });
 
-  it('says r and the slope mean little below five bins, and still gives them', async () => {
-    // 2.5 s bins: two points, so r is ±1 whatever the scorings; the answer says so.
-    const report = await compare({
-      reference: { kind: 'track', annotation_config_uuid: handTrack },
-      candidate: { kind: 'upload', ranges: [[1.1, 1.5]] },
-      bin_s: 2.5,
-    });
-    const intervals = report.intervals!;
-    expect(intervals.bins).toHaveLength(2);
-    expect(Math.abs(intervals.pearson_r!)).toBeCloseTo(1, 12);
-    expect(intervals.bins_used).toBe(2);
-    expect(intervals.min_bins).toBe(5);
-    expect(intervals.fit_caveat).toBe(
-      'Only 2 bins of data: r and the slope need at least 5 to mean anything (two points always make r = ±1). Choose a shorter bin.',
-    );
-    // The CSV carries the caveat beside the figures.
-    const csv = await post(owner, `${agreementUrl}export/?format=csv`, {
-      reference: { kind: 'track', annotation_config_uuid: handTrack },
-      candidate: { kind: 'upload', ranges: [[1.1, 1.5]] },
-      bin_s: 2.5,
-    });
-    expect(csv.statusCode, csv.body).toBe(200);
-    expect(csv.body).toContain('figure,bins_used,2,');
-    expect(csv.body).toContain('figure,fit_caveat,Only 2 bins of data');
-  });
-
   it('answers viewers; outsiders get 404', async () => {
     const body = {
       reference: { kind: 'track', annotation_config_uuid: handTrack },
@@ -509,70 +483,6 @@ describe('agreement and calibration API', () => {
     );
     expect(absolute.points.every((p) => p.event_threshold_k === null)).toBe(true);
     expect(absolute.best!.parameters.event_threshold).toBe(absolute.points[absolute.best!.index]!.threshold);
-  });
-
-  it('recommends no setting that finds nothing, and says why', async () => {
-    // Nothing happens at 0.4 s or 4.7 s: every setting's events miss both (TP 0, F1 0).
-    const missing = (
-      await post(viewer, calibrateUrl(), {
-        reference: { kind: 'upload', events: [0.4, 4.7] },
-        target: 'events',
-        tolerance_s: 0.1,
-      })
-    ).json() as Extract<CalibrationResponse, { target: 'events' }>;
-    expect(missing.points.every((p) => p.tp === 0)).toBe(true);
-    expect(missing.points.some((p) => p.events > 0)).toBe(true);
-    expect(missing.best).toBeNull();
-    expect(missing.no_recommendation).toBe(
-      'No setting finds any of the reference’s 2 events within ±0.1 s (F1 0 everywhere), so none is recommended: check that the reference scores this video, or widen the sweep or the tolerance.',
-    );
-    // Thresholds above every value: no setting detects anything at all.
-    const silent = (
-      await post(viewer, calibrateUrl(), {
-        reference: { kind: 'upload', events: [1, 2, 3.5] },
-        target: 'events',
-        threshold: { from: 1e9, to: 2e9, step: 1e9 },
-      })
-    ).json() as Extract<CalibrationResponse, { target: 'events' }>;
-    expect(silent.points.map((p) => p.events)).toEqual([0, 0]);
-    expect(silent.best).toBeNull();
-    expect(silent.no_recommendation).toBe(
-      'No setting of the sweep detects any event, so none is recommended: sweep lower thresholds.',
-    );
-    // A setting that does find the events is recommended, with no reason against it.
-    const found = (
-      await post(viewer, calibrateUrl(), { reference: { kind: 'upload', events: [1, 2, 3.5] }, target: 'events' })
-    ).json() as Extract<CalibrationResponse, { target: 'events' }>;
-    expect(found.best).not.toBeNull();
-    expect(found.no_recommendation).toBeNull();
-    // The XLSX summary says why instead of listing best_ parameters.
-    const xlsx = await post(viewer, `${calibrateUrl()}export/?format=xlsx`, {
-      reference: { kind: 'upload', events: [0.4, 4.7] },
-      target: 'events',
-      tolerance_s: 0.1,
-    });
-    expect(xlsx.statusCode).toBe(200);
-    const book = new ExcelJS.Workbook();
-    await book.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
-    const summary: unknown[][] = [];
-    book.getWorksheet('summary')!.eachRow((row) => summary.push((row.values as unknown[]).slice(1)));
-    expect(summary.find((row) => row[0] === 'no_recommendation')?.[1]).toBe(missing.no_recommendation);
-    expect(summary.some((row) => String(row[0]).startsWith('best_'))).toBe(false);
-  });
-
-  it('recommends no freezing setting that detects no freezing', async () => {
-    // A minimum of a minute in a 5 s video: no still stretch is long enough, so nothing freezes.
-    const result = (
-      await post(viewer, calibrateUrl(), {
-        reference: { kind: 'track', annotation_config_uuid: stillTrack },
-        target: 'freezing',
-        freeze_threshold: { from: 0, to: 10, step: 10 },
-        min_freeze_s: [60],
-      })
-    ).json() as Extract<CalibrationResponse, { target: 'freezing' }>;
-    expect(result.points.every((p) => p.percent === 0)).toBe(true);
-    expect(result.best).toBeNull();
-    expect(result.no_recommendation).toMatch(/^No setting of the sweep detects any freezing/);
   });
 
   it('calibrates freezing against a reference track: r, slope and mean absolute difference per setting; Apply gives its summary', async () => {
