@@ -230,7 +230,12 @@ export function DetectorWorkspace({
                 onDelete={(index) => setRois((current) => deleteRoi(current, index))}
                 errors={fieldErrors.rois}
               />
-              <BypassUpload ranges={bypass} onChange={setBypass} serverErrors={fieldErrors.bypass_ranges} />
+              <BypassUpload
+                ranges={bypass}
+                onChange={setBypass}
+                serverErrors={fieldErrors.bypass_ranges}
+                durationS={video.duration_s}
+              />
             </CardContent>
           </Card>
 
