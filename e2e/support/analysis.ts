@@ -61,6 +61,7 @@ export type RunAnswer = {
   status: 'queued' | 'running' | 'succeeded' | 'failed' | 'revoked';
   progress: number;
   event_count: number | null;
+  event_counts: { detected: number; kept: number } | null;
   error: string | null;
 };
 

@@ -35,19 +35,23 @@ test.beforeAll(async ({ request }) => {
   );
 });
 
-test('a succeeded run shows its event count, and the project summary exports as CSV', async ({ page, request }) => {
+test('a succeeded run shows its event counts, detected and after review, and the project summary exports as CSV', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(120_000);
   const started = await startRun(request, user, place, { kind: 'movement_detection', parameters: {} });
   const run = await finishedRun(request, user, place, started.analysis_uuid, 90_000);
   expect(run.status, run.error ?? '').toBe('succeeded');
-  expect(run.event_count).not.toBeNull();
+  expect(run.event_counts).not.toBeNull();
+  const { detected, kept } = run.event_counts!;
 
   await signIn(page, user);
   await page.goto(`/projects/${place.projectUuid}/analysis-logs`);
   const row = page.locator(`[data-run="${run.analysis_uuid}"]`);
   await expect(row.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded');
   await expect(row.getByText('Movement detection')).toBeVisible();
-  await expect(row.getByTestId('run-events')).toHaveText(String(run.event_count));
+  await expect(row.getByTestId('run-events')).toHaveText(`${detected} detected · ${kept} kept`);
   await expect(row.getByTestId('run-duration')).toHaveText(/^\d\d:\d\d$/);
 
   // The expanded row lists the stored parameters, with every default filled in.
@@ -55,11 +59,14 @@ test('a succeeded run shows its event count, and the project summary exports as 
   const details = page.getByTestId('run-details');
   await expect(details.getByText('Pixel change threshold')).toBeVisible();
   await expect(details.locator('[data-key="rois"]')).toHaveText('Whole frame');
-  await expect(details.locator('[data-key="events"]')).toHaveText(String(run.event_count));
+  await expect(details.getByTestId('event-counts-detected')).toContainText(`${detected} event`);
+  await expect(details.getByTestId('event-counts-kept')).toContainText(`${kept} kept`);
 
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export the project summary as CSV' }).click();
   const file = await (await download).path();
+  // Named after the project and the day, not an id.
+  expect((await download).suggestedFilename()).toMatch(/_summary-\d{4}-\d\d-\d\d\.csv$/);
   const csv = readFileSync(file, 'utf8');
   expect(csv.startsWith('subject,group,video,analysis_uuid')).toBe(true);
   expect(csv).toContain(run.analysis_uuid);

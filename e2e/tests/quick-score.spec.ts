@@ -418,7 +418,7 @@ test('the dashboard, the Movement Detector’s result and /quick-score lead to t
 
   await page.goto('/');
   const newest = page.getByTestId('recent-analysis').first();
-  await expect(newest).toContainText('2 events');
+  await expect(newest).toContainText('2 detected · 2 kept');
   await newest.getByRole('link', { name: /Quick Score/ }).click();
   await expect(page).toHaveURL(quickScoreUrl(place, analysisUuid));
 

@@ -5684,7 +5684,34 @@ export interface paths {
                                 /** @description Analysis speed: frames processed per second */
                                 frames_per_second: number | null;
                             } | null;
+                            /** @description Every event of a succeeded run, discarded ones included (what Quick Score steps through) */
                             event_count: number | null;
+                            event_counts: {
+                                /** @description Events the detection found when the run finished; review never changes it */
+                                detected: number;
+                                /** @description detected per minute of the analysed video, to 0.001 */
+                                detected_rate_per_min: number | null;
+                                /** @description After review: events not discarded (added ones included, deleted ones gone) */
+                                kept: number;
+                                /** @description kept per minute of the analysed video, to 0.001 */
+                                kept_rate_per_min: number | null;
+                                /** @description After review: discarded events */
+                                discarded: number;
+                                /** @description After review: flagged events, discarded or not */
+                                flagged: number;
+                                /** @description After review: events added by hand, kept or discarded */
+                                added: number;
+                                /** @description Events someone reviewed in Quick Score */
+                                reviewed: number;
+                                /** @description After review: kept events without a label */
+                                unlabelled: number;
+                                /** @description After review: kept events per label */
+                                by_label: {
+                                    [key: string]: number;
+                                };
+                            } | null;
+                            /** @description What was changed in the request and why: a bypass range past the video's end is cut there (or left out when it starts after the end) */
+                            notices: string[];
                         };
                     };
                 };
@@ -5801,6 +5828,8 @@ export interface paths {
                             /** @description The last frame as a PNG data URL: changed pixels red, ROIs drawn */
                             image: string;
                             elapsed_ms: number;
+                            /** @description What was changed in the request and why: a bypass range past the video's end is cut there (or left out when it starts after the end) */
+                            notices: string[];
                         };
                     };
                 };
@@ -5943,7 +5972,32 @@ export interface paths {
                                 /** @description Analysis speed: frames processed per second */
                                 frames_per_second: number | null;
                             } | null;
+                            /** @description Every event of a succeeded run, discarded ones included (what Quick Score steps through) */
                             event_count: number | null;
+                            event_counts: {
+                                /** @description Events the detection found when the run finished; review never changes it */
+                                detected: number;
+                                /** @description detected per minute of the analysed video, to 0.001 */
+                                detected_rate_per_min: number | null;
+                                /** @description After review: events not discarded (added ones included, deleted ones gone) */
+                                kept: number;
+                                /** @description kept per minute of the analysed video, to 0.001 */
+                                kept_rate_per_min: number | null;
+                                /** @description After review: discarded events */
+                                discarded: number;
+                                /** @description After review: flagged events, discarded or not */
+                                flagged: number;
+                                /** @description After review: events added by hand, kept or discarded */
+                                added: number;
+                                /** @description Events someone reviewed in Quick Score */
+                                reviewed: number;
+                                /** @description After review: kept events without a label */
+                                unlabelled: number;
+                                /** @description After review: kept events per label */
+                                by_label: {
+                                    [key: string]: number;
+                                };
+                            } | null;
                         };
                     };
                 };
@@ -6518,7 +6572,32 @@ export interface paths {
                                 /** @description Analysis speed: frames processed per second */
                                 frames_per_second: number | null;
                             } | null;
+                            /** @description Every event of a succeeded run, discarded ones included (what Quick Score steps through) */
                             event_count: number | null;
+                            event_counts: {
+                                /** @description Events the detection found when the run finished; review never changes it */
+                                detected: number;
+                                /** @description detected per minute of the analysed video, to 0.001 */
+                                detected_rate_per_min: number | null;
+                                /** @description After review: events not discarded (added ones included, deleted ones gone) */
+                                kept: number;
+                                /** @description kept per minute of the analysed video, to 0.001 */
+                                kept_rate_per_min: number | null;
+                                /** @description After review: discarded events */
+                                discarded: number;
+                                /** @description After review: flagged events, discarded or not */
+                                flagged: number;
+                                /** @description After review: events added by hand, kept or discarded */
+                                added: number;
+                                /** @description Events someone reviewed in Quick Score */
+                                reviewed: number;
+                                /** @description After review: kept events without a label */
+                                unlabelled: number;
+                                /** @description After review: kept events per label */
+                                by_label: {
+                                    [key: string]: number;
+                                };
+                            } | null;
                         };
                     };
                 };
@@ -6736,7 +6815,32 @@ export interface paths {
                                 /** @description Analysis speed: frames processed per second */
                                 frames_per_second: number | null;
                             } | null;
+                            /** @description Every event of a succeeded run, discarded ones included (what Quick Score steps through) */
                             event_count: number | null;
+                            event_counts: {
+                                /** @description Events the detection found when the run finished; review never changes it */
+                                detected: number;
+                                /** @description detected per minute of the analysed video, to 0.001 */
+                                detected_rate_per_min: number | null;
+                                /** @description After review: events not discarded (added ones included, deleted ones gone) */
+                                kept: number;
+                                /** @description kept per minute of the analysed video, to 0.001 */
+                                kept_rate_per_min: number | null;
+                                /** @description After review: discarded events */
+                                discarded: number;
+                                /** @description After review: flagged events, discarded or not */
+                                flagged: number;
+                                /** @description After review: events added by hand, kept or discarded */
+                                added: number;
+                                /** @description Events someone reviewed in Quick Score */
+                                reviewed: number;
+                                /** @description After review: kept events without a label */
+                                unlabelled: number;
+                                /** @description After review: kept events per label */
+                                by_label: {
+                                    [key: string]: number;
+                                };
+                            } | null;
                         };
                     };
                 };
@@ -7281,7 +7385,32 @@ export interface paths {
                                     /** @description Analysis speed: frames processed per second */
                                     frames_per_second: number | null;
                                 } | null;
+                                /** @description Every event of a succeeded run, discarded ones included (what Quick Score steps through) */
                                 event_count: number | null;
+                                event_counts: {
+                                    /** @description Events the detection found when the run finished; review never changes it */
+                                    detected: number;
+                                    /** @description detected per minute of the analysed video, to 0.001 */
+                                    detected_rate_per_min: number | null;
+                                    /** @description After review: events not discarded (added ones included, deleted ones gone) */
+                                    kept: number;
+                                    /** @description kept per minute of the analysed video, to 0.001 */
+                                    kept_rate_per_min: number | null;
+                                    /** @description After review: discarded events */
+                                    discarded: number;
+                                    /** @description After review: flagged events, discarded or not */
+                                    flagged: number;
+                                    /** @description After review: events added by hand, kept or discarded */
+                                    added: number;
+                                    /** @description Events someone reviewed in Quick Score */
+                                    reviewed: number;
+                                    /** @description After review: kept events without a label */
+                                    unlabelled: number;
+                                    /** @description After review: kept events per label */
+                                    by_label: {
+                                        [key: string]: number;
+                                    };
+                                } | null;
                             }[];
                         };
                     };

@@ -3,6 +3,7 @@ import ExcelJS from 'exceljs';
 import fc from 'fast-check';
 import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
+import { formatExportNumber } from './export-numbers.js';
 import {
   type Cell,
   columnLetters,
@@ -68,7 +69,7 @@ function parseCsv(text: string): string[][] {
 /** What a CSV cell should read back as, straight from the rules (formula-like text gains an apostrophe). */
 function expectedCsvText(value: Cell): string {
   if (value === null) return '';
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
+  if (typeof value === 'number') return formatExportNumber(value);
   if (typeof value === 'boolean') return String(value);
   return /^[=+\-@\t\r＝＋－＠|]/.test(value) ? `'${value}` : value;
 }
@@ -586,8 +587,8 @@ describe('xlsxStream', () => {
             row.map((value) => {
               // exceljs has no value for an empty string, and non-finite numbers are not written.
               if (value === '' || (typeof value === 'number' && !Number.isFinite(value))) return null;
-              // Spreadsheets have no negative zero.
-              return Object.is(value, -0) ? 0 : value;
+              // Spreadsheets have no negative zero; numbers are written without float noise (12 digits).
+              return typeof value === 'number' ? Number(formatExportNumber(value)) : value;
             }),
           );
           expect(rows.map((_, i) => rowValues(sheet, i + 2, 3))).toEqual(expected);

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { Zip, ZipDeflate } from 'fflate';
+import { formatExportNumber } from './export-numbers.js';
 
 export type Cell = string | number | boolean | null;
 
@@ -85,10 +86,13 @@ export function defuseFormula(text: string): string {
 }
 const NEEDS_QUOTES = /[",\r\n]/;
 
-/** One CSV field (RFC 4180). Only strings are defused against formula injection: numbers such as -3 stay numbers. */
+/**
+ * One CSV field (RFC 4180). Numbers are written by the one export formatter (no float noise); only strings are
+ * defused against formula injection: numbers such as -3 stay numbers.
+ */
 export function formatCsvField(value: Cell): string {
   if (value == null) return '';
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
+  if (typeof value === 'number') return formatExportNumber(value);
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   const text = defuseFormula(value);
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
@@ -266,7 +270,9 @@ function contentTypesXml(sheetCount: number): string {
 
 function cellXml(ref: string, value: Cell, style: string): string {
   if (value == null) return '';
-  if (typeof value === 'number') return Number.isFinite(value) ? `<c r="${ref}"${style}><v>${value}</v></c>` : '';
+  if (typeof value === 'number') {
+    return Number.isFinite(value) ? `<c r="${ref}"${style}><v>${formatExportNumber(value)}</v></c>` : '';
+  }
   if (typeof value === 'boolean') return `<c r="${ref}"${style} t="b"><v>${value ? 1 : 0}</v></c>`;
   return `<c r="${ref}"${style} t="inlineStr">${inlineString(value)}</c>`;
 }

@@ -7,8 +7,12 @@
  * counted, so "Row N" names the same pair in the file the user chose and in the list the server received.
  */
 import { z } from 'zod';
+import { exportSeconds, formatExportNumber } from './export-numbers.js';
 
 export type TimeRange = [start: number, end: number];
+
+/** Seconds as the files and messages write them: to the microsecond. */
+const seconds = (value: number) => formatExportNumber(exportSeconds(value));
 
 /** The spec's fixed messages; row messages are built by the functions. */
 export const TIME_RANGE_MESSAGES = {
@@ -48,6 +52,37 @@ export function timeRangeProblems(ranges: readonly (readonly [number, number])[]
   return problems;
 }
 
+/**
+ * Ranges cut at the end of the video (bypass ranges): a range that runs past the end ends there, a range that
+ * starts at or after the end is left out, and each change is said in a notice naming its row. Time that does not
+ * exist is never reported as bypassed.
+ */
+export function clipTimeRanges(
+  ranges: readonly (readonly [number, number])[],
+  durationS: number | null | undefined,
+): { ranges: TimeRange[]; notices: string[] } {
+  if (durationS === null || durationS === undefined || !(durationS > 0)) {
+    return { ranges: ranges.map(([start, end]) => [start, end]), notices: [] };
+  }
+  const clipped: TimeRange[] = [];
+  const notices: string[] = [];
+  const s = seconds;
+  ranges.forEach(([start, end], index) => {
+    const row = index + 1;
+    if (start >= durationS) {
+      notices.push(
+        `Row ${row} (${s(start)}–${s(end)} s) starts at or after the end of the video (${s(durationS)} s): left out.`,
+      );
+    } else if (end > durationS) {
+      notices.push(
+        `Row ${row} (${s(start)}–${s(end)} s) ends after the video (${s(durationS)} s): clipped to ${s(start)}–${s(durationS)} s.`,
+      );
+      clipped.push([start, durationS]);
+    } else clipped.push([start, end]);
+  });
+  return { ranges: clipped, notices };
+}
+
 const finite = (field: string) => z.number({ error: `${field} must be a number.` });
 
 /** A list of [start, end] pairs in the JSON body, with the rules above (the video's length is checked later). */
@@ -82,18 +117,37 @@ function cell(raw: string): string {
     : trimmed;
 }
 
+/** `1,5` with a decimal comma (one comma between digits, no point) as `1.5`; anything else as it is. */
+const DECIMAL_COMMA = /^([+-]?\d*),(\d+(?:[eE][+-]?\d+)?)$/;
+
+/**
+ * The file's rows of cells. The separator is `;` when the first non-blank line has one — European spreadsheets
+ * save CSV with `;` because the comma is their decimal mark — and `,` otherwise. In a `;` file a decimal comma
+ * is read as a decimal point (`1,5;2,75` is 1.5 to 2.75); a `,` file has decimal points only.
+ */
+export function timeRangeCsvRows(content: string): string[][] {
+  const lines = content.split(/\r\n|\n|\r/).filter((line) => line.trim() !== '');
+  const semicolon = lines[0]?.includes(';') ?? false;
+  if (!semicolon) return lines.map((line) => line.split(',').map(cell));
+  return lines.map((line) =>
+    line.split(';').map((raw) => {
+      const value = cell(raw);
+      const match = DECIMAL_COMMA.exec(value);
+      return match ? `${match[1]}.${match[2]}` : value;
+    }),
+  );
+}
+
 /**
  * Reads a time-range CSV's text (spec §5): an optional header row (two values, one not numeric), then rows of
  * exactly two numbers, start < end, each start not before the previous end. The first broken rule is the answer.
+ * Separated by `,` or by `;` (with decimal commas): see `timeRangeCsvRows`.
  */
 export function parseTimeRangeCsv(text: string): TimeRangeCsvResult {
   const content = text.replace(/^\uFEFF/, '');
   // Empty, blank or binary (NUL bytes never occur in a text CSV): nothing a person could have meant as rows.
   if (content.trim() === '' || content.includes('\u0000')) return { ok: false, error: TIME_RANGE_MESSAGES.unreadable };
-  let rows = content
-    .split(/\r\n|\n|\r/)
-    .filter((line) => line.trim() !== '')
-    .map((line) => line.split(',').map(cell));
+  let rows = timeRangeCsvRows(content);
   const first = rows[0];
   if (first !== undefined && first.length === 2 && first.some((value) => !NUMBER.test(value))) rows = rows.slice(1);
   if (rows.length === 0) return { ok: false, error: TIME_RANGE_MESSAGES.noRows };
@@ -116,9 +170,12 @@ export function parseTimeRangeCsv(text: string): TimeRangeCsvResult {
   return { ok: true, ranges };
 }
 
-/** The CSV the annotations export writes and the import reads back unchanged: a header, then exact numbers. */
+/**
+ * The CSV the annotations export writes and the import reads back: a header, then the times to the microsecond
+ * (the exports' one number format).
+ */
 export function formatTimeRangeCsv(ranges: readonly (readonly [number, number])[]): string {
   let text = 'start,end\r\n';
-  for (const [start, end] of ranges) text += `${start},${end}\r\n`;
+  for (const [start, end] of ranges) text += `${seconds(start)},${seconds(end)}\r\n`;
   return text;
 }

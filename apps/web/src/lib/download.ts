@@ -1,7 +1,22 @@
+/**
+ * The file name a Content-Disposition gives: the UTF-8 `filename*` (RFC 6266) when there is one, which keeps
+ * "Käfig" as it is, else the ASCII `filename`.
+ */
+export function dispositionFileName(disposition: string): string | null {
+  const encoded = /filename\*=UTF-8''([^;\s]+)/i.exec(disposition)?.[1];
+  if (encoded) {
+    try {
+      return decodeURIComponent(encoded);
+    } catch {
+      // A malformed escape: fall back to the ASCII name.
+    }
+  }
+  return /filename="([^"]+)"/.exec(disposition)?.[1] ?? null;
+}
+
 /** Hands a downloaded file to the browser under the server's file name (else `fallback`). */
 export async function saveResponse(response: Response, fallback: string): Promise<void> {
-  const disposition = response.headers.get('content-disposition') ?? '';
-  const name = /filename="([^"]+)"/.exec(disposition)?.[1] ?? fallback;
+  const name = dispositionFileName(response.headers.get('content-disposition') ?? '') ?? fallback;
   const url = URL.createObjectURL(await response.blob());
   const link = document.createElement('a');
   link.href = url;

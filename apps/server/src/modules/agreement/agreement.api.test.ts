@@ -404,7 +404,7 @@ describe('agreement and calibration API', () => {
     const csv = await post(viewer, `${agreementUrl}export/?format=csv`, body);
     expect(csv.statusCode, csv.body).toBe(200);
     expect(csv.headers['content-type']).toContain('text/csv');
-    expect(csv.headers['content-disposition']).toMatch(/attachment; filename="agreement-.*\.csv"/);
+    expect(csv.headers['content-disposition']).toMatch(/attachment; filename="[^"]+_agreement-\d{4}-\d\d-\d\d\.csv"/);
     const lines = csv.body.trim().split('\r\n');
     expect(lines[0]).toBe(
       'section,item,value,reference_s,candidate_s,delta_s,start_s,end_s,reference_percent,candidate_percent',

@@ -3,6 +3,7 @@
  * table whose `section` column says what each row is (figure, matched, missed, extra, bin, disagreement), the curve
  * one row per setting. XLSX holds the same content with a sheet per part.
  */
+import { exportSeconds as sec } from '../../lib/export-numbers.js';
 import type { Cell, Table } from '../../lib/table-export.js';
 import type { AgreementResponse, CalibrationResponse } from './agreement.schemas.js';
 
@@ -45,7 +46,12 @@ function agreementFigures(report: AgreementResponse): Figure[] {
     );
     if (intervals.fit_caveat) figures.push(['fit_caveat', intervals.fit_caveat, 'Why r and the slope mean little']);
   }
-  return figures;
+  // Seconds to the microsecond: a mean of equal times is 0, not the -1.8e-15 left by the arithmetic.
+  return figures.map(([name, value, meaning]) => [
+    name,
+    typeof value === 'number' && name.endsWith('_s') ? sec(value) : value,
+    meaning,
+  ]);
 }
 
 const REPORT_COLUMNS = [
@@ -67,15 +73,49 @@ export function agreementReportTable(report: AgreementResponse): Table {
     for (const [name, value] of agreementFigures(report))
       yield ['figure', name, value, null, null, null, null, null, null, null];
     for (const pair of report.events.pairs) {
-      yield ['matched', null, null, pair.reference_s, pair.candidate_s, pair.delta_s, null, null, null, null];
+      yield [
+        'matched',
+        null,
+        null,
+        sec(pair.reference_s),
+        sec(pair.candidate_s),
+        sec(pair.delta_s),
+        null,
+        null,
+        null,
+        null,
+      ];
     }
-    for (const time of report.events.missed) yield ['missed', null, null, time, null, null, null, null, null, null];
-    for (const time of report.events.extra) yield ['extra', null, null, null, time, null, null, null, null, null];
+    for (const time of report.events.missed)
+      yield ['missed', null, null, sec(time), null, null, null, null, null, null];
+    for (const time of report.events.extra) yield ['extra', null, null, null, sec(time), null, null, null, null, null];
     for (const bin of report.intervals?.bins ?? []) {
-      yield ['bin', null, null, null, null, null, bin.start_s, bin.end_s, bin.reference_percent, bin.candidate_percent];
+      yield [
+        'bin',
+        null,
+        null,
+        null,
+        null,
+        null,
+        sec(bin.start_s),
+        sec(bin.end_s),
+        bin.reference_percent,
+        bin.candidate_percent,
+      ];
     }
     for (const stretch of report.intervals?.disagreements ?? []) {
-      yield ['disagreement', stretch.side, null, null, null, null, stretch.start_s, stretch.end_s, null, null];
+      yield [
+        'disagreement',
+        stretch.side,
+        null,
+        null,
+        null,
+        null,
+        sec(stretch.start_s),
+        sec(stretch.end_s),
+        null,
+        null,
+      ];
     }
   }
   return { name: 'agreement', columns: REPORT_COLUMNS, rows: rows() };
@@ -84,9 +124,9 @@ export function agreementReportTable(report: AgreementResponse): Table {
 /** The report as XLSX sheets: summary (with each figure's meaning), events, and for intervals bins and disagreements. */
 export function agreementReportSheets(report: AgreementResponse): Table[] {
   const events: Cell[][] = [
-    ...report.events.pairs.map((p): Cell[] => ['matched', p.reference_s, p.candidate_s, p.delta_s]),
-    ...report.events.missed.map((t): Cell[] => ['missed', t, null, null]),
-    ...report.events.extra.map((t): Cell[] => ['extra', null, t, null]),
+    ...report.events.pairs.map((p): Cell[] => ['matched', sec(p.reference_s), sec(p.candidate_s), sec(p.delta_s)]),
+    ...report.events.missed.map((t): Cell[] => ['missed', sec(t), null, null]),
+    ...report.events.extra.map((t): Cell[] => ['extra', null, sec(t), null]),
   ].sort((a, b) => firstTime(a) - firstTime(b));
   const sheets: Table[] = [
     { name: 'summary', columns: ['item', 'value', 'meaning'], rows: agreementFigures(report) },
@@ -97,12 +137,17 @@ export function agreementReportSheets(report: AgreementResponse): Table[] {
       {
         name: 'bins',
         columns: ['start_s', 'end_s', 'reference_percent', 'candidate_percent'],
-        rows: report.intervals.bins.map((b) => [b.start_s, b.end_s, b.reference_percent, b.candidate_percent]),
+        rows: report.intervals.bins.map((b) => [
+          sec(b.start_s),
+          sec(b.end_s),
+          b.reference_percent,
+          b.candidate_percent,
+        ]),
       },
       {
         name: 'disagreements',
         columns: ['start_s', 'end_s', 'side'],
-        rows: report.intervals.disagreements.map((d) => [d.start_s, d.end_s, d.side]),
+        rows: report.intervals.disagreements.map((d) => [sec(d.start_s), sec(d.end_s), d.side]),
       },
     );
   }
@@ -145,7 +190,7 @@ export function calibrationCurveTable(result: CalibrationResponse): Table {
       rows: result.points.map((p, i) => [
         p.event_threshold_k,
         p.threshold,
-        p.refractory_s,
+        sec(p.refractory_s),
         p.events,
         p.tp,
         p.fp,
@@ -153,8 +198,8 @@ export function calibrationCurveTable(result: CalibrationResponse): Table {
         p.precision,
         p.recall,
         p.f1,
-        p.onset_error_mean_s,
-        p.mean_abs_error_s,
+        sec(p.onset_error_mean_s),
+        sec(p.mean_abs_error_s),
         i === result.best?.index,
       ]),
     };
@@ -164,7 +209,7 @@ export function calibrationCurveTable(result: CalibrationResponse): Table {
     columns: FREEZING_CURVE_COLUMNS,
     rows: result.points.map((p, i) => [
       p.freeze_threshold,
-      p.min_freeze_s,
+      sec(p.min_freeze_s),
       p.percent,
       p.pearson_r,
       p.slope,
@@ -183,9 +228,9 @@ export function calibrationSheets(result: CalibrationResponse): Table[] {
     ['reference_events', result.reference.events],
   ];
   if (result.target === 'events') {
-    summary.push(['tolerance_s', result.tolerance_s], ['sweep', result.sweep], ['noise_top', result.noise_top]);
+    summary.push(['tolerance_s', sec(result.tolerance_s)], ['sweep', result.sweep], ['noise_top', result.noise_top]);
   } else {
-    summary.push(['bin_s', result.bin_s], ['reference_percent', result.reference_percent]);
+    summary.push(['bin_s', sec(result.bin_s)], ['reference_percent', result.reference_percent]);
   }
   if (result.best) {
     for (const [name, value] of Object.entries(result.best.parameters)) summary.push([`best_${name}`, value]);
@@ -199,7 +244,7 @@ export function calibrationSheets(result: CalibrationResponse): Table[] {
     sheets.push({
       name: 'bins',
       columns: ['start_s', 'end_s', 'reference_percent', 'best_percent'],
-      rows: result.bins.map((b) => [b.start_s, b.end_s, b.reference_percent, b.candidate_percent]),
+      rows: result.bins.map((b) => [sec(b.start_s), sec(b.end_s), b.reference_percent, b.candidate_percent]),
     });
   }
   return sheets;

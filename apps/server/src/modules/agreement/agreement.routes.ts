@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { fileDate } from '../../lib/download-names.js';
 import { projectErrorResponses } from '../../lib/openapi.js';
 import { videoScope } from '../../lib/project-scope.js';
 import { sendTables } from '../../lib/table-reply.js';
@@ -73,7 +74,8 @@ export default async function agreementRoutes(app: FastifyInstance) {
       const report = await service.compareScorings(ctx, videoScope(request).video, request.body);
       const format = request.query.format;
       const tables = format === 'csv' ? [agreementReportTable(report)] : agreementReportSheets(report);
-      return sendTables(reply, tables, format, `agreement-${request.params.video_uuid}`);
+      const { subject, video } = videoScope(request);
+      return sendTables(reply, tables, format, [subject.name, video.name, `agreement-${fileDate(new Date())}`]);
     },
   );
 
@@ -120,7 +122,8 @@ export default async function agreementRoutes(app: FastifyInstance) {
       );
       const format = request.query.format;
       const tables = format === 'csv' ? [calibrationCurveTable(result)] : calibrationSheets(result);
-      return sendTables(reply, tables, format, `calibration-${request.params.analysis_uuid}`);
+      const { subject, video } = videoScope(request);
+      return sendTables(reply, tables, format, [subject.name, video.name, `calibration-${fileDate(new Date())}`]);
     },
   );
 }

@@ -7,8 +7,11 @@ import { and, asc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { AppContext } from '../../context.js';
 import { analyses, analysisEvents, annotationConfigs, subjects, users, videos } from '../../db/schema.js';
+import { fileDate } from '../../lib/download-names.js';
+import { exportPercent, exportSeconds } from '../../lib/export-numbers.js';
 import type { Cell, Table } from '../../lib/table-export.js';
 import { displayName } from '../users/user.serializer.js';
+import { COUNT_DEFINITIONS, eventCounts, eventGroupsSql } from './analysis.counts.js';
 import { readSeries } from './analysis.results.js';
 import type { AnalysisRow, RunSource } from './analysis.runs.js';
 import { formatTime } from './engine/series-csv.js';
@@ -64,8 +67,8 @@ export function eventsTable(context: AppContext, run: AnalysisRow): Table {
             : null;
         yield [
           event.id,
-          event.time,
-          event.originalTime,
+          exportSeconds(event.time),
+          exportSeconds(event.originalTime),
           event.label,
           event.flagged,
           event.discarded,
@@ -103,20 +106,12 @@ export async function seriesTable(context: AppContext, run: AnalysisRow): Promis
   return { name: 'time series', columns: ['frame', 'time_s', 'value'], rows: rows() };
 }
 
-interface EventCount {
-  label: string | null;
-  discarded: boolean;
-  flagged: boolean;
-  reviewed: boolean;
-  n: number;
-}
-
 /**
- * The project summary: one row per succeeded run (who/what it analysed, how, and its results — events per label,
- * discarded events left out, how many were reviewed, the event rate and % freezing when the run computed it), plus
- * one row for each video that has annotation tracks but no run. Every row carries its video's annotation figures per
- * track name: bouts, total and mean bout duration (s) and % of the video; empty where the video has no track of that
- * name.
+ * The project summary: one row per succeeded run (who/what it analysed, how, and its results — the events as
+ * detected and after review, with the definitions of analysis.counts.ts, the rates and % freezing when the run
+ * computed it), plus one row for each video that has annotation tracks but no run. Every row carries its video's
+ * annotation figures per track name: bouts, total and mean bout duration (s) and % of the video; empty where the
+ * video has no track of that name. The XLSX has a second sheet defining every count column.
  */
 export async function projectSummaryTable(context: AppContext, projectUuid: string): Promise<Table> {
   const labelRows = await context.db
@@ -144,11 +139,16 @@ export async function projectSummaryTable(context: AppContext, projectUuid: stri
     'kind',
     'created_at',
     'duration_s',
+    'detected_events',
+    'detected_rate_per_min',
+    'kept_events',
+    'kept_rate_per_min',
     'events',
     'events_unlabelled',
     ...labels.map((label) => `events_${label}`),
     'flagged',
     'discarded',
+    'added_events',
     'reviewed',
     'event_rate_per_min',
     'freezing_percent',
@@ -171,12 +171,8 @@ export async function projectSummaryTable(context: AppContext, projectUuid: stri
           videoUuid: videos.videoUuid,
           videoName: videos.name,
           videoDuration: videos.durationS,
-          counts: sql<EventCount[]>`coalesce((
-            select json_agg(c) from (
-              select e.label, e.discarded, e.flagged, (e.reviewed_at is not null) as reviewed, count(*)::int as n
-              from analysis_events e
-              where e.analysis_uuid = "analyses"."analysis_uuid" group by 1, 2, 3, 4
-            ) c), '[]'::json)`,
+          videoFps: videos.fps,
+          groups: eventGroupsSql,
         })
         .from(videos)
         .innerJoin(subjects, eq(subjects.subjectUuid, videos.subjectUuid))
@@ -194,24 +190,28 @@ export async function projectSummaryTable(context: AppContext, projectUuid: stri
       const figures = await trackFigures(context, [...new Set(page.map((row) => row.videoUuid))]);
       for (const row of page) {
         const tracks = figures.get(row.videoUuid);
+        const videoDuration = row.videoDuration;
+        // A percentage of the video is as precise as one of its frames.
+        const frames = videoDuration && row.videoFps ? Math.round(videoDuration * row.videoFps) : null;
         const annotationCells = trackNames.flatMap((name) => {
           const track = tracks?.get(name);
           if (!track) return ANNOTATION_FIGURES.map(() => null);
           const { count, total } = track;
-          const videoDuration = row.videoDuration;
-          return [count, total, count > 0 ? total / count : null, videoDuration ? (total / videoDuration) * 100 : null];
+          return [
+            count,
+            exportSeconds(total),
+            count > 0 ? exportSeconds(total / count) : null,
+            videoDuration ? exportPercent((total / videoDuration) * 100, frames) : null,
+          ];
         });
         const run = row.run;
         if (!run) {
           yield [row.subjectName, row.group, row.videoName, ...emptyRunCells, ...annotationCells];
           continue;
         }
-        const counts = (typeof row.counts === 'string' ? JSON.parse(row.counts) : row.counts) as EventCount[];
-        const kept = counts.filter((c) => !c.discarded);
-        const total = kept.reduce((n, c) => n + c.n, 0);
-        const perLabel = (label: string | null) => kept.filter((c) => c.label === label).reduce((n, c) => n + c.n, 0);
-        const summary = run.summary as { duration_s?: number; freezing?: { percent: number | null } | null } | null;
-        const duration = summary?.duration_s ?? null;
+        const counts = eventCounts(row.groups, run.summary);
+        const summary = run.summary as { duration_s?: number; freezing?: FreezingSummary | null } | null;
+        const freezing = summary?.freezing ?? null;
         yield [
           row.subjectName,
           row.group,
@@ -219,15 +219,20 @@ export async function projectSummaryTable(context: AppContext, projectUuid: stri
           run.analysisUuid,
           run.kind,
           run.createdAt.toISOString(),
-          duration,
-          total,
-          perLabel(null),
-          ...labels.map(perLabel),
-          kept.filter((c) => c.flagged).reduce((n, c) => n + c.n, 0),
-          counts.filter((c) => c.discarded).reduce((n, c) => n + c.n, 0),
-          counts.filter((c) => c.reviewed).reduce((n, c) => n + c.n, 0),
-          duration ? (total / duration) * 60 : null,
-          summary?.freezing?.percent ?? null,
+          exportSeconds(summary?.duration_s ?? null),
+          counts.detected,
+          counts.detected_rate_per_min,
+          counts.kept,
+          counts.kept_rate_per_min,
+          counts.kept,
+          counts.unlabelled,
+          ...labels.map((label) => counts.by_label[label] ?? 0),
+          counts.flagged,
+          counts.discarded,
+          counts.added,
+          counts.reviewed,
+          counts.kept_rate_per_min,
+          freezing ? exportPercent(freezing.percent, freezing.valid_frames) : null,
           ...annotationCells,
         ];
       }
@@ -235,6 +240,54 @@ export async function projectSummaryTable(context: AppContext, projectUuid: stri
     }
   }
   return { name: 'summary', columns, rows: rows() };
+}
+
+interface FreezingSummary {
+  percent: number | null;
+  valid_frames: number;
+}
+
+/** The summary to download: the table (XLSX: and the count definitions) and the parts of the file's name. */
+export async function projectSummaryTables(
+  context: AppContext,
+  project: { projectUuid: string; name: string },
+  format: 'csv' | 'xlsx',
+) {
+  const table = await projectSummaryTable(context, project.projectUuid);
+  return {
+    tables: format === 'xlsx' ? [table, countDefinitionsTable()] : [table],
+    nameParts: [project.name, `summary-${fileDate(new Date())}`],
+  };
+}
+
+/** The definitions of the count columns, as a sheet of the XLSX exports. */
+export function countDefinitionsTable(): Table {
+  return { name: 'definitions', columns: ['column', 'meaning'], rows: COUNT_DEFINITIONS };
+}
+
+/** A run's counts (analysis.counts.ts) as a sheet of the events XLSX: figure, value, meaning. */
+export async function runCountsTable(context: AppContext, run: AnalysisRow): Promise<Table> {
+  const [row] = await context.db
+    .select({ groups: eventGroupsSql })
+    .from(analyses)
+    .where(eq(analyses.analysisUuid, run.analysisUuid));
+  const counts = eventCounts(row?.groups ?? [], run.summary);
+  const meaning = new Map(COUNT_DEFINITIONS);
+  const figures: [string, number | null, string][] = [
+    ['detected_events', counts.detected, meaning.get('detected_events')!],
+    ['detected_rate_per_min', counts.detected_rate_per_min, meaning.get('detected_rate_per_min')!],
+    ['kept_events', counts.kept, meaning.get('kept_events')!],
+    ['kept_rate_per_min', counts.kept_rate_per_min, meaning.get('kept_rate_per_min')!],
+    ['flagged', counts.flagged, meaning.get('flagged')!],
+    ['discarded', counts.discarded, meaning.get('discarded')!],
+    ['added_events', counts.added, meaning.get('added_events')!],
+    ['reviewed', counts.reviewed, meaning.get('reviewed')!],
+    ['events_unlabelled', counts.unlabelled, meaning.get('events_unlabelled')!],
+    ...Object.entries(counts.by_label)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([label, n]): [string, number, string] => [`events_${label}`, n, meaning.get('events_<label>')!]),
+  ];
+  return { name: 'counts', columns: ['figure', 'value', 'meaning'], rows: figures };
 }
 
 /** Per track name, after the track's name in the summary's header: `grooming_bouts`, `grooming_total_s`… */

@@ -6,12 +6,15 @@ import type { Database } from '../../db/client.js';
 import { preparedOnce } from '../../db/prepared.js';
 import { analyses, subjects, users, videos } from '../../db/schema.js';
 import { isUuid } from '../../lib/access.js';
+import { runNamePart } from '../../lib/download-names.js';
 import { badRequest, notFound } from '../../lib/errors.js';
+import { exportPercent, exportRate } from '../../lib/export-numbers.js';
 import { toPage } from '../../lib/pagination.js';
 import { downloadUrl } from '../files/file-urls.js';
 import { displayName } from '../users/user.serializer.js';
 import type { VideoRow } from '../videos/video.lookup.js';
-import { eventsTable, seriesTable } from './analysis.exports.js';
+import { type EventGroup, eventCounts, eventGroupsSql } from './analysis.counts.js';
+import { countDefinitionsTable, eventsTable, runCountsTable, seriesTable } from './analysis.exports.js';
 import type { AnalysisRow } from './analysis.runs.js';
 import type { analysisListQuery, analysisSchema } from './analysis.schemas.js';
 
@@ -44,11 +47,26 @@ export async function seriesFile(context: AppContext, video: VideoRow, analysisU
   };
 }
 
-/** A succeeded run's events or series as a table to export. */
-export async function runTable(context: AppContext, video: VideoRow, analysisUuid: string, table: 'events' | 'series') {
-  const run = await findRunOfVideo(context, video, analysisUuid);
+/**
+ * A succeeded run's events or series as tables to export (the events XLSX adds the run's counts and their
+ * definitions), and the parts of the file's name: subject, video, run, table.
+ */
+export async function runTables(
+  context: AppContext,
+  scope: { subject: { name: string }; video: VideoRow },
+  analysisUuid: string,
+  table: 'events' | 'series',
+  format: 'csv' | 'xlsx',
+) {
+  const run = await findRunOfVideo(context, scope.video, analysisUuid);
   if (run.status !== 'succeeded') throw badRequest('This run has not succeeded, so it has nothing to export.');
-  return table === 'events' ? eventsTable(context, run) : seriesTable(context, run);
+  const tables =
+    table === 'series'
+      ? [await seriesTable(context, run)]
+      : format === 'xlsx'
+        ? [eventsTable(context, run), await runCountsTable(context, run), countDefinitionsTable()]
+        : [eventsTable(context, run)];
+  return { tables, nameParts: [scope.subject.name, scope.video.name, runNamePart(run), table] };
 }
 
 /** The named run, or the video's latest succeeded run that has events and a series. */
@@ -77,6 +95,7 @@ const listColumns = {
   eventCount: sql<
     number | null
   >`case when ${analyses.status} = 'succeeded' then (select count(*)::int from analysis_events e where e.analysis_uuid = "analyses"."analysis_uuid") end`,
+  eventGroups: sql<EventGroup[] | string | null>`case when ${analyses.status} = 'succeeded' then ${eventGroupsSql} end`,
 };
 
 type ListRow = {
@@ -88,7 +107,19 @@ type ListRow = {
   creatorFirst: string | null;
   creatorLast: string | null;
   eventCount: number | null;
+  eventGroups: EventGroup[] | string | null;
 };
+
+/** The stored summary with its rate and percentages as precise as they are (the exports' rounding). */
+function presentSummary(summary: AnalysisResponse['summary'] | undefined): AnalysisResponse['summary'] {
+  if (!summary) return null;
+  const { freezing } = summary;
+  return {
+    ...summary,
+    event_rate_per_min: exportRate(summary.event_rate_per_min),
+    freezing: freezing && { ...freezing, percent: exportPercent(freezing.percent, freezing.valid_frames) },
+  };
+}
 
 function serialize(row: ListRow): AnalysisResponse {
   const { run } = row;
@@ -122,8 +153,9 @@ function serialize(row: ListRow): AnalysisResponse {
     started_at: run.startedAt?.toISOString() ?? null,
     finished_at: end?.toISOString() ?? null,
     duration_s: run.startedAt && end ? (end.getTime() - run.startedAt.getTime()) / 1000 : null,
-    summary: (run.summary as AnalysisResponse['summary']) ?? null,
+    summary: presentSummary(run.summary as AnalysisResponse['summary']),
     event_count: row.eventCount === null ? null : Number(row.eventCount),
+    event_counts: row.eventGroups === null ? null : eventCounts(row.eventGroups, run.summary),
   };
 }
 

@@ -7,7 +7,7 @@ import { projectScope, videoScope } from '../../lib/project-scope.js';
 import { sendTables } from '../../lib/table-reply.js';
 import * as trash from '../trash/trash.service.js';
 import * as events from './analysis.events.js';
-import { projectSummaryTable } from './analysis.exports.js';
+import { projectSummaryTables } from './analysis.exports.js';
 import * as read from './analysis.read.js';
 import {
   analysisListQuery,
@@ -15,6 +15,7 @@ import {
   analysisSchema,
   analysisVideoParams,
   createAnalysisBody,
+  createdAnalysisSchema,
   eventsResponse,
   exportQuery,
   previewBody,
@@ -52,13 +53,13 @@ export default async function analysisRoutes(app: FastifyInstance) {
           'Body `{kind, parameters, source_analysis_uuid}`. Unknown or out-of-range parameters are 400 with one message per field (`parameters.threshold`…); every default is filled in and kept with the run. Re-run = create again with the same or edited parameters.',
         params: analysisVideoParams,
         body: createAnalysisBody,
-        response: { 201: analysisSchema, ...projectErrorResponses },
+        response: { 201: createdAnalysisSchema, ...projectErrorResponses },
       },
     },
     async (request, reply) => {
       const { user, video } = videoScope(request);
-      const uuid = await service.createAnalysis(ctx, video, user.id, request.body);
-      return reply.status(201).send(await read.getAnalysis(ctx, video, uuid));
+      const { analysisUuid, notices } = await service.createAnalysis(ctx, video, user.id, request.body);
+      return reply.status(201).send({ ...(await read.getAnalysis(ctx, video, analysisUuid)), notices });
     },
   );
 
@@ -308,8 +309,14 @@ export default async function analysisRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const { table, format } = request.query;
-      const data = await read.runTable(ctx, videoScope(request).video, request.params.analysis_uuid, table);
-      return sendTables(reply, [data], format, `${table}-${request.params.analysis_uuid}`);
+      const { tables, nameParts } = await read.runTables(
+        ctx,
+        videoScope(request),
+        request.params.analysis_uuid,
+        table,
+        format,
+      );
+      return sendTables(reply, tables, format, nameParts);
     },
   );
 
@@ -344,9 +351,9 @@ export default async function analysisRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { projectUuid } = projectScope(request).project;
-      const table = await projectSummaryTable(ctx, projectUuid);
-      return sendTables(reply, [table], request.query.format, `analysis-summary-${projectUuid}`);
+      const { format } = request.query;
+      const { tables, nameParts } = await projectSummaryTables(ctx, projectScope(request).project, format);
+      return sendTables(reply, tables, format, nameParts);
     },
   );
 }

@@ -99,6 +99,12 @@ export const previewBody = z.object({
   length_s: z.number().positive('Must be more than 0.').max(10, 'A preview covers at most 10 s.').default(3),
 });
 
+/** What the server changed in what it was asked, and why (a bypass range cut at the video's end). */
+const noticesSchema = z.array(z.string()).meta({
+  description:
+    "What was changed in the request and why: a bypass range past the video's end is cut there (or left out when it starts after the end)",
+});
+
 export const previewResponse = z.object({
   start_s: z.number(),
   fps: z.number(),
@@ -109,6 +115,7 @@ export const previewResponse = z.object({
   threshold: z.number(),
   image: z.string().meta({ description: 'The last frame as a PNG data URL: changed pixels red, ROIs drawn' }),
   elapsed_ms: z.number(),
+  notices: noticesSchema,
 });
 
 const freezingSchema = z
@@ -134,6 +141,26 @@ export const analysisSummarySchema = z
   })
   .nullable();
 
+export const eventCountsSchema = z
+  .object({
+    detected: z
+      .int()
+      .meta({ description: 'Events the detection found when the run finished; review never changes it' }),
+    detected_rate_per_min: z
+      .number()
+      .nullable()
+      .meta({ description: 'detected per minute of the analysed video, to 0.001' }),
+    kept: z.int().meta({ description: 'After review: events not discarded (added ones included, deleted ones gone)' }),
+    kept_rate_per_min: z.number().nullable().meta({ description: 'kept per minute of the analysed video, to 0.001' }),
+    discarded: z.int().meta({ description: 'After review: discarded events' }),
+    flagged: z.int().meta({ description: 'After review: flagged events, discarded or not' }),
+    added: z.int().meta({ description: 'After review: events added by hand, kept or discarded' }),
+    reviewed: z.int().meta({ description: 'Events someone reviewed in Quick Score' }),
+    unlabelled: z.int().meta({ description: 'After review: kept events without a label' }),
+    by_label: z.record(z.string(), z.int()).meta({ description: 'After review: kept events per label' }),
+  })
+  .meta({ description: "A succeeded run's events: as detected, and after review (ADR 015)" });
+
 export const analysisSchema = z.object({
   analysis_uuid: z.string(),
   project_uuid: z.string(),
@@ -154,8 +181,13 @@ export const analysisSchema = z.object({
   finished_at: z.string().nullable(),
   duration_s: z.number().nullable(),
   summary: analysisSummarySchema,
-  event_count: z.int().nullable(),
+  event_count: z.int().nullable().meta({
+    description: 'Every event of a succeeded run, discarded ones included (what Quick Score steps through)',
+  }),
+  event_counts: eventCountsSchema.nullable(),
 });
+
+export const createdAnalysisSchema = analysisSchema.extend({ notices: noticesSchema });
 
 export const analysisListQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),

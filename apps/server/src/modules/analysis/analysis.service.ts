@@ -13,6 +13,7 @@ import type { AppContext } from '../../context.js';
 import { analyses, analysisSegments } from '../../db/schema.js';
 import { badRequest, conflict, type HttpError, payloadTooLarge, unsupportedMediaType } from '../../lib/errors.js';
 import { analysisKeys, jobWorkDir } from '../../lib/storage-keys.js';
+import { clipTimeRanges } from '../../lib/time-ranges.js';
 import { APP_VERSION } from '../../version.js';
 import { subjectOfVideoNow, type VideoRow } from '../videos/video.lookup.js';
 import { abortLocalRun, openMediaInput, withMediaInput } from './analysis.media-input.js';
@@ -72,7 +73,9 @@ function parseMovementParameters(raw: unknown, video: VideoRow) {
   }
   const late = parsed.data.rois.findIndex((r) => r.start_s >= (video.durationS ?? Number.POSITIVE_INFINITY));
   if (late > 0) throw badRequest({ 'parameters.rois': [`ROI ${late + 1} starts after the end of the video.`] });
-  return parsed.data;
+  // Bypass ranges past the end are cut to the video (the run keeps what it used), and the answer says so.
+  const bypass = clipTimeRanges(parsed.data.bypass_ranges, video.durationS);
+  return { parameters: { ...parsed.data, bypass_ranges: bypass.ranges }, notices: bypass.notices };
 }
 
 function parseEventParameters(raw: unknown) {
@@ -157,7 +160,7 @@ export async function createAnalysis(
   video: VideoRow,
   userId: number,
   body: z.output<typeof createAnalysisBody>,
-): Promise<string> {
+): Promise<{ analysisUuid: string; notices: string[] }> {
   requireAnalysable(video);
   const base = {
     projectUuid: video.projectUuid,
@@ -192,10 +195,10 @@ export async function createAnalysis(
     await sendOrFail(context, run!.analysisUuid, () =>
       context.jobs.send(analysisDetectJob, { analysisUuid: run!.analysisUuid }),
     );
-    return run!.analysisUuid;
+    return { analysisUuid: run!.analysisUuid, notices: [] };
   }
   requireDecodable(video);
-  const parameters = parseMovementParameters(body.parameters, video);
+  const { parameters, notices } = parseMovementParameters(body.parameters, video);
   const probed = await probeSource(context, video);
   const planned = plannedSegments(context, probed.frameCount, probed.fps);
   // Each cut decodes from a proven clean start (read once per video, cached); a cut without one is dropped.
@@ -237,7 +240,7 @@ export async function createAnalysis(
       .set({ jobId })
       .where(and(eq(analysisSegments.analysisUuid, analysisUuid), eq(analysisSegments.index, segment.index)));
   }
-  return analysisUuid;
+  return { analysisUuid, notices };
 }
 
 /** A run whose jobs cannot be queued fails visibly instead of waiting forever. */
@@ -292,7 +295,7 @@ export async function stopRuns(context: AppContext, analysisUuids: string[]): Pr
 export async function preview(context: AppContext, video: VideoRow, body: z.output<typeof previewBody>) {
   requireAnalysable(video);
   requireDecodable(video);
-  const parameters = parseMovementParameters(body.parameters, video);
+  const { parameters, notices } = parseMovementParameters(body.parameters, video);
   const source = await probeSource(context, video);
   const startFrame = Math.min(Math.round(body.start_s * source.fps), Math.max(0, source.frameCount - 1));
   const endFrame = Math.min(source.frameCount, startFrame + Math.max(1, Math.round(body.length_s * source.fps)));
@@ -325,6 +328,7 @@ export async function preview(context: AppContext, video: VideoRow, body: z.outp
       threshold: result.threshold,
       image: `data:image/png;base64,${Buffer.from(result.png).toString('base64')}`,
       elapsed_ms: Math.round(performance.now() - started),
+      notices,
     };
   } finally {
     await local.release();

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { attachmentDisposition, downloadFileName } from '../../lib/download-names.js';
 import { errorSchema, noContent, projectErrorResponses } from '../../lib/openapi.js';
 import { projectScope, videoScope } from '../../lib/project-scope.js';
 import * as trash from '../trash/trash.service.js';
@@ -33,7 +34,6 @@ const ADDITION = 'An addition to the spec’s calls.';
 const RANGES_BODY_LIMIT = 8 * 1024 * 1024;
 
 /** A name safe in a Content-Disposition header. */
-const fileStem = (name: string) => name.replace(/[^\w.-]+/g, '_').slice(0, 80) || 'annotations';
 
 export default async function annotationRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -160,7 +160,10 @@ export default async function annotationRoutes(app: FastifyInstance) {
       const tsv = await borisAggregatedEvents(ctx, video, subject);
       return reply
         .header('content-type', 'text/tab-separated-values; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${fileStem(video.name)}-boris.tsv"`)
+        .header(
+          'content-disposition',
+          attachmentDisposition(downloadFileName([subject.name, video.name, 'boris'], 'tsv')),
+        )
         .header('cache-control', 'no-store')
         .send(tsv);
     },
@@ -259,10 +262,11 @@ export default async function annotationRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { name, csv } = await exportTrackCsv(ctx, videoScope(request).video, request.params.annotation_config_uuid);
+      const { subject, video } = videoScope(request);
+      const { name, csv } = await exportTrackCsv(ctx, video, request.params.annotation_config_uuid);
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${fileStem(name)}.csv"`)
+        .header('content-disposition', attachmentDisposition(downloadFileName([subject.name, video.name, name], 'csv')))
         .header('cache-control', 'no-store')
         .send(csv);
     },

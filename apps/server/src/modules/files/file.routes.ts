@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { attachmentDisposition } from '../../lib/download-names.js';
 import { notFound } from '../../lib/errors.js';
 import { openFile } from './file.service.js';
 
@@ -15,14 +16,6 @@ const contentTypes: Record<string, string> = {
   '.json': 'application/json',
   '.bin': 'application/octet-stream',
 };
-
-/** `.../analyses/{uuid}/series.csv` → `series-{uuid}.csv`. */
-function downloadName(key: string): string {
-  const parts = key.split('/');
-  const file = parts.at(-1) ?? 'download.csv';
-  const owner = parts.at(-2);
-  return owner ? `${path.basename(file, '.csv')}-${owner}.csv` : file;
-}
 
 export default async function fileRoutes(app: FastifyInstance) {
   app.withTypeProvider<ZodTypeProvider>().get(
@@ -44,8 +37,8 @@ export default async function fileRoutes(app: FastifyInstance) {
       if (!claims) throw notFound();
       const file = await openFile(app.ctx, claims);
       const extension = path.extname(file.key).toLowerCase();
-      // Data files are downloads, named after the run they belong to; images are shown inline.
-      if (extension === '.csv') reply.header('content-disposition', `attachment; filename="${downloadName(file.key)}"`);
+      // Data files are downloads, named after what they hold; images are shown inline.
+      if (file.downloadName) reply.header('content-disposition', attachmentDisposition(file.downloadName));
       // Cached no longer than the URL lives (a URL is checked again on every request that reaches the server).
       const maxAge = Math.max(0, Math.min(claims.exp - Math.floor(Date.now() / 1000), 86400));
       return reply

@@ -2,9 +2,10 @@ import type { Readable } from 'node:stream';
 import { and, eq } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { AppContext } from '../../context.js';
-import { memberships } from '../../db/schema.js';
+import { analyses, memberships, subjects, videos } from '../../db/schema.js';
 import { requireProjectRole } from '../../lib/access.js';
 import { tokenUser } from '../../lib/authenticate.js';
+import { downloadFileName, runNamePart } from '../../lib/download-names.js';
 import { notFound } from '../../lib/errors.js';
 import { storageKeyOwner } from '../../lib/storage-keys.js';
 import type { TokenClaims } from '../../lib/tokens.js';
@@ -31,7 +32,7 @@ async function shareAProject(context: AppContext, userId: number, otherId: numbe
 export async function openFile(
   context: AppContext,
   claims: TokenClaims,
-): Promise<{ key: string; size: number; stream: Readable }> {
+): Promise<{ key: string; size: number; stream: Readable; downloadName: string | null }> {
   const key = claims.res;
   const owner = key ? storageKeyOwner(key) : null;
   if (!key || !owner) throw notFound();
@@ -46,5 +47,36 @@ export async function openFile(
   if (!(await storedFileIsLive(context, key))) throw notFound();
   const info = await context.storage.stat(key);
   if (!info) throw notFound();
-  return { key, size: info.size, stream: await context.storage.read(key) };
+  return {
+    key,
+    size: info.size,
+    stream: await context.storage.read(key),
+    downloadName: await downloadName(context, key, 'project' in owner ? owner.project : null),
+  };
+}
+
+/**
+ * The name a data file downloads under (images are shown inline: null): a run's series CSV is named after its
+ * subject, video and run (`M3_open-field_movement-2026-11-27_series.csv`).
+ */
+async function downloadName(context: AppContext, key: string, projectUuid: string | null): Promise<string | null> {
+  if (!key.endsWith('.csv') || !projectUuid) return null;
+  const [run] = await context.db
+    .select({ kind: analyses.kind, createdAt: analyses.createdAt, subject: subjects.name, video: videos.name })
+    .from(analyses)
+    .innerJoin(subjects, eq(subjects.subjectUuid, analyses.subjectUuid))
+    .innerJoin(videos, eq(videos.videoUuid, analyses.videoUuid))
+    .where(and(eq(analyses.projectUuid, projectUuid), eq(analyses.seriesCsvKey, key)))
+    .limit(1);
+  return run
+    ? downloadFileName([run.subject, run.video, runNamePart(run), 'series'], 'csv')
+    : downloadFileName(
+        [
+          key
+            .split('/')
+            .at(-1)
+            ?.replace(/\.csv$/, ''),
+        ],
+        'csv',
+      );
 }

@@ -11,6 +11,7 @@ export type AnalysisRun = ApiResponse<RunPath, 'get'>;
 export type AnalysisStatus = AnalysisRun['status'];
 export type AnalysisKind = AnalysisRun['kind'];
 export type AnalysisSummary = NonNullable<AnalysisRun['summary']>;
+export type EventCounts = NonNullable<AnalysisRun['event_counts']>;
 export type CreateAnalysisBody = ApiRequestBody<VideoAnalysisPath<''>, 'post'>;
 export type Preview = ApiResponse<VideoAnalysisPath<'create-preview/'>, 'post'>;
 export type EventsAnswer = ApiResponse<VideoAnalysisPath<'retrieve-events/'>, 'get'>;

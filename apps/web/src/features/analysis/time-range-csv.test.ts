@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTimeRangeCsv, readTimeRangeCsv, type TextFile } from './time-range-csv';
+import { clipTimeRanges, parseTimeRangeCsv, readTimeRangeCsv, type TextFile } from './time-range-csv';
 
 const file = (name: string, text: string): TextFile => ({ name, text: async () => text });
 const errorOf = (text: string) => {
@@ -152,5 +152,38 @@ describe('time-range CSV rows', () => {
       ],
       headerSkipped: true,
     });
+  });
+
+  it('reads ";"-separated files with decimal commas, with the same messages as the server', () => {
+    expect(parseTimeRangeCsv('Start;Ende\r\n0,5;1,25\r\n"2";"3,5"\r\n')).toEqual({
+      ok: true,
+      ranges: [
+        [0.5, 1.25],
+        [2, 3.5],
+      ],
+      headerSkipped: true,
+    });
+    expect(errorOf('0;1\n2;x\n')).toBe('Row 2 contains non-numeric values.');
+    expect(errorOf('0;1\n2;3;4\n')).toBe('Row 2 does not have exactly two values.');
+    expect(errorOf('0;2\n1,5;3\n')).toBe('Row 2: value 1.5 is not non-decreasing.');
+  });
+
+  it("cuts ranges at the end of the video in the server's words", () => {
+    expect(
+      clipTimeRanges(
+        [
+          [4, 9],
+          [12, 15],
+        ],
+        5,
+      ),
+    ).toEqual({
+      ranges: [[4, 5]],
+      notices: [
+        'Row 1 (4–9 s) ends after the video (5 s): clipped to 4–5 s.',
+        'Row 2 (12–15 s) starts at or after the end of the video (5 s): left out.',
+      ],
+    });
+    expect(clipTimeRanges([[4, 9]], null)).toEqual({ ranges: [[4, 9]], notices: [] });
   });
 });

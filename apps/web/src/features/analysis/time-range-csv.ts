@@ -38,7 +38,56 @@ function cell(raw: string): string {
     : trimmed;
 }
 
-/** Checks the text of a time-range CSV (spec §5). Pure: no file access. */
+/** `1,5` with a decimal comma (one comma between digits, no point) as `1.5`; anything else as it is. */
+const DECIMAL_COMMA = /^([+-]?\d*),(\d+(?:[eE][+-]?\d+)?)$/;
+
+/**
+ * The file's rows of cells, as the server reads them (apps/server/src/lib/time-ranges.ts): `;`-separated when the
+ * first non-blank line has a `;` — European spreadsheets, whose decimal mark is the comma — with decimal commas
+ * read as points (`1,5;2,75` is 1.5 to 2.75); `,`-separated otherwise.
+ */
+export function timeRangeCsvRows(content: string): string[][] {
+  const lines = content.split(/\r\n|\n|\r/).filter((line) => line.trim() !== '');
+  const semicolon = lines[0]?.includes(';') ?? false;
+  if (!semicolon) return lines.map((line) => line.split(',').map(cell));
+  return lines.map((line) =>
+    line.split(';').map((raw) => {
+      const value = cell(raw);
+      const match = DECIMAL_COMMA.exec(value);
+      return match ? `${match[1]}.${match[2]}` : value;
+    }),
+  );
+}
+
+/**
+ * Ranges cut at the end of the video, as the server cuts bypass ranges: one running past the end ends there, one
+ * starting at or after it is left out, and each change is said in a notice naming its row (the server's words).
+ */
+export function clipTimeRanges(
+  ranges: readonly TimeRange[],
+  durationS: number | null | undefined,
+): { ranges: TimeRange[]; notices: string[] } {
+  if (durationS == null || !(durationS > 0)) return { ranges: ranges.map(([a, b]) => [a, b]), notices: [] };
+  const s = (value: number) => String(Math.round(value * 1e6) / 1e6);
+  const clipped: TimeRange[] = [];
+  const notices: string[] = [];
+  ranges.forEach(([start, end], index) => {
+    const row = index + 1;
+    if (start >= durationS) {
+      notices.push(
+        `Row ${row} (${s(start)}–${s(end)} s) starts at or after the end of the video (${s(durationS)} s): left out.`,
+      );
+    } else if (end > durationS) {
+      notices.push(
+        `Row ${row} (${s(start)}–${s(end)} s) ends after the video (${s(durationS)} s): clipped to ${s(start)}–${s(durationS)} s.`,
+      );
+      clipped.push([start, durationS]);
+    } else clipped.push([start, end]);
+  });
+  return { ranges: clipped, notices };
+}
+
+/** Checks the text of a time-range CSV (spec §5), separated by `,` or `;` (see above). Pure: no file access. */
 export function parseTimeRangeCsv(text: string): TimeRangeCsvResult {
   const content = text.replace(/^\uFEFF/, '');
   // Empty, blank or binary (NUL bytes never occur in a text CSV): nothing a person could have meant as rows.
@@ -46,10 +95,7 @@ export function parseTimeRangeCsv(text: string): TimeRangeCsvResult {
     return { ok: false, error: TIME_RANGE_CSV_MESSAGES.unreadable };
   }
 
-  let rows = content
-    .split(/\r\n|\n|\r/)
-    .filter((line) => line.trim() !== '')
-    .map((line) => line.split(',').map(cell));
+  let rows = timeRangeCsvRows(content);
 
   const first = rows[0];
   const headerSkipped = first !== undefined && first.length === 2 && first.some((value) => !isNumeric(value));

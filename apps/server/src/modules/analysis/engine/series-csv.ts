@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
+import { exportSeconds, formatExportNumber } from '../../../lib/export-numbers.js';
 import type { Series } from './events.js';
 
 /**
@@ -15,7 +16,7 @@ export async function writeSeriesCsv(path: string, series: Series): Promise<void
       const time = times ? times[i]! : i / fps;
       const frame = times ? Math.round(time * fps) : i;
       const value = values[i]!;
-      batch += `${frame},${formatTime(time)},${Number.isNaN(value) ? '' : value}\n`;
+      batch += `${frame},${formatTime(time)},${formatExportNumber(value)}\n`;
       if (batch.length > 1 << 16) {
         if (!out.write(batch)) await once(out, 'drain');
         batch = '';
@@ -28,7 +29,7 @@ export async function writeSeriesCsv(path: string, series: Series): Promise<void
   }
 }
 
-/** Seconds with microsecond precision and no trailing zeros (1/30 s → 0.033333). */
+/** Seconds with microsecond precision and no trailing zeros (1/30 s → 0.033333): the exports' one number format. */
 export function formatTime(seconds: number): string {
-  return String(Math.round(seconds * 1e6) / 1e6);
+  return formatExportNumber(exportSeconds(seconds));
 }

@@ -5,6 +5,7 @@ import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { NativeSelect } from '@/components/ui/select';
 import { type AnalysisRun, analysisQueries, type VideoRef } from '@/features/analysis/api';
+import { runCountsLabel } from '@/features/analysis/event-counts';
 import type { Track } from '@/features/annotator/api';
 import { KIND_LABELS } from '@/features/movement-detector/components/earlier-runs';
 import { countOf, formatDate } from '@/lib/format';
@@ -103,7 +104,7 @@ export function ScoringPicker({
             <option value="">{finished.length === 0 ? 'No finished run on this video' : 'Choose a run'}</option>
             {finished.map((run) => (
               <option key={run.analysis_uuid} value={run.analysis_uuid}>
-                {formatDate(run.created_at)} · {KIND_LABELS[run.kind]} · {run.event_count ?? 0} events
+                {formatDate(run.created_at)} · {KIND_LABELS[run.kind]} · {runCountsLabel(run)}
               </option>
             ))}
           </NativeSelect>

@@ -31,6 +31,20 @@ const movementParameters = {
   bin_s: 60,
 };
 
+/** A finished run's counts: `kept` of `detected` after review, the rest discarded (and flagged). */
+const counts = (detected: number, kept = detected): AnalysisRun['event_counts'] => ({
+  detected,
+  detected_rate_per_min: 10.5,
+  kept,
+  kept_rate_per_min: 9,
+  discarded: detected - kept,
+  flagged: detected - kept,
+  added: 0,
+  reviewed: detected - kept,
+  unlabelled: kept,
+  by_label: {},
+});
+
 function makeRun(uuid: string, patch: Partial<AnalysisRun> = {}): AnalysisRun {
   return {
     analysis_uuid: uuid,
@@ -64,6 +78,7 @@ function makeRun(uuid: string, patch: Partial<AnalysisRun> = {}): AnalysisRun {
       frames_per_second: 812.4,
     },
     event_count: 7,
+    event_counts: counts(7, 6),
     ...patch,
   };
 }
@@ -126,6 +141,7 @@ describe('Analysis Logs', { timeout: 30_000 }, () => {
           duration_s: null,
           summary: null,
           event_count: null,
+          event_counts: null,
           source_analysis_uuid: 'run-ok',
         }),
         makeRun('run-broken', {
@@ -135,6 +151,7 @@ describe('Analysis Logs', { timeout: 30_000 }, () => {
           duration_s: null,
           summary: null,
           event_count: null,
+          event_counts: null,
         }),
       ],
     });
@@ -149,7 +166,7 @@ describe('Analysis Logs', { timeout: 30_000 }, () => {
     expect(within(ok).getByTestId('run-by').textContent).toBe('Ada L');
     expect(within(ok).getByTestId('run-when').textContent).toMatch(/^March 5, 2026 at \d{1,2}:\d\d [AP]M$/);
     expect(within(ok).getByTestId('run-duration').textContent).toBe('01:15');
-    expect(within(ok).getByTestId('run-events').textContent).toBe('7');
+    expect(within(ok).getByTestId('run-events').textContent).toBe('7 detected · 6 kept');
 
     const going = rowOf('run-going');
     expect(within(going).getByText('Event detection')).toBeTruthy();
@@ -188,8 +205,12 @@ describe('Analysis Logs', { timeout: 30_000 }, () => {
     expect(source.getAttribute('href')).toBe(
       `/projects/${A}/movement-detector?subject=${S1}&video=${V1}&run=abcdef12-3456-4000-8000-000000000000`,
     );
-    expect(value('events')).toBe('7');
-    expect(value('event_rate_per_min')).toBe('10.5 per minute');
+    // The counts, detected beside after review, said once (not again as the summary's "Events").
+    const fact = (key: string) => within(details).getByTestId(`event-counts-${key}`).querySelector('dd')?.textContent;
+    expect(fact('detected')).toBe('7 events · 10.5 per minute');
+    expect(fact('kept')).toBe('6 kept · 9 per minute');
+    expect(fact('review')).toBe('1 discarded · 1 flagged · 0 added by hand');
+    expect(value('events')).toBeUndefined();
     expect(value('samples')).toBe('1150 valid of 1200');
   });
 

@@ -1,7 +1,8 @@
 import { CircleAlert } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import type { AnalysisRun } from '@/features/analysis/api';
+import type { AnalysisRun, EventCounts } from '@/features/analysis/api';
+import { EventCountsFacts } from '@/features/analysis/components/event-counts';
 import { formatDate } from '@/lib/format';
 import { movementDetectorUrl } from '../run-actions';
 import { type DisplayRow, parameterRows, shortId, summaryRows } from '../run-display';
@@ -59,7 +60,13 @@ export function RunDetails({ run }: { run: AnalysisRun }) {
       </Section>
       <Section title="Summary">
         {run.summary ? (
-          <Rows rows={summaryRows(run.summary)} />
+          <Rows
+            rows={summaryRows(run.summary).filter(
+              // The counts, detected and after review, are said once, by the shared component below.
+              (row) => !run.event_counts || (row.key !== 'events' && row.key !== 'event_rate_per_min'),
+            )}
+            counts={run.event_counts}
+          />
         ) : (
           <p className="text-muted-foreground text-sm">
             {run.status === 'queued' || run.status === 'running'
@@ -81,9 +88,10 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-function Rows({ rows }: { rows: DisplayRow[] }) {
+function Rows({ rows, counts }: { rows: DisplayRow[]; counts?: EventCounts | null }) {
   return (
     <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1.5 text-sm">
+      {counts ? <EventCountsFacts counts={counts} valueClassName="min-w-0 tabular-nums" /> : null}
       {rows.map((row) => (
         <Item key={row.key} label={row.label}>
           <span className="whitespace-pre-line" data-key={row.key}>

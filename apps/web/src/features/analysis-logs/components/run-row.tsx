@@ -22,6 +22,7 @@ import {
 import { TableCell, TableRow } from '@/components/ui/table';
 import { agreementPath } from '@/features/agreement/links';
 import { type AnalysisRun, isRunActive } from '@/features/analysis/api';
+import { EventCountsInline } from '@/features/analysis/components/event-counts';
 import { formatDate, formatDuration } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import { eventDetectionSource, movementDetectorUrl, quickScoreUrl, sameParametersBody } from '../run-actions';
@@ -103,7 +104,7 @@ export function RunRow({
           {run.duration_s === null ? '—' : formatDuration(run.duration_s)}
         </TableCell>
         <TableCell className="hidden text-right tabular-nums sm:table-cell" data-testid="run-events">
-          {run.event_count ?? '—'}
+          {run.event_counts ? <EventCountsInline counts={run.event_counts} /> : (run.event_count ?? '—')}
         </TableCell>
         <TableCell className="pr-2 sm:pr-4">
           <div className="flex items-center justify-end gap-1">

@@ -9,6 +9,20 @@ import { page, project, renderApp, testUser } from '@/test/render';
 
 const A = 'aaaaaaaa-0000-4000-8000-000000000001';
 
+/** A finished run's counts: `kept` of `detected` after review, the rest discarded (and flagged). */
+const counts = (detected: number, kept = detected): AnalysisRun['event_counts'] => ({
+  detected,
+  detected_rate_per_min: 10.5,
+  kept,
+  kept_rate_per_min: 9,
+  discarded: detected - kept,
+  flagged: detected - kept,
+  added: 0,
+  reviewed: detected - kept,
+  unlabelled: kept,
+  by_label: {},
+});
+
 function run(uuid: string, patch: Partial<AnalysisRun>): AnalysisRun {
   return {
     analysis_uuid: uuid,
@@ -31,6 +45,7 @@ function run(uuid: string, patch: Partial<AnalysisRun>): AnalysisRun {
     duration_s: null,
     summary: null,
     event_count: 7,
+    event_counts: counts(7),
     ...patch,
   };
 }
@@ -52,9 +67,9 @@ describe('dashboard: recent analyses', { timeout: 30_000 }, () => {
       [`GET /api/projects/${A}/analysis/`]: () =>
         json(
           page([
-            run('run-new', { video_name: 'Session 2', event_count: 1 }),
-            run('run-going', { status: 'running', progress: 0.5, event_count: null }),
-            run('run-old', { created_at: '2026-03-01T12:00:00Z', event_count: 12 }),
+            run('run-new', { video_name: 'Session 2', event_count: 1, event_counts: counts(1) }),
+            run('run-going', { status: 'running', progress: 0.5, event_count: null, event_counts: null }),
+            run('run-old', { created_at: '2026-03-01T12:00:00Z', event_count: 12, event_counts: counts(12, 11) }),
           ]),
         ),
     });
@@ -66,8 +81,9 @@ describe('dashboard: recent analyses', { timeout: 30_000 }, () => {
     const rows = await screen.findAllByTestId('recent-analysis');
     expect(rows).toHaveLength(3);
     expect(rows[0]!.textContent).toContain('Session 2');
-    expect(within(rows[0]!).getByTestId('recent-analysis-events').textContent).toBe('1 event');
-    expect(within(rows[2]!).getByTestId('recent-analysis-events').textContent).toBe('12 events');
+    // Detected and after review, side by side (one discarded in the old run).
+    expect(within(rows[0]!).getByTestId('recent-analysis-events').textContent).toBe('1 detected · 1 kept');
+    expect(within(rows[2]!).getByTestId('recent-analysis-events').textContent).toBe('12 detected · 11 kept');
     expect(
       within(rows[0]!)
         .getByRole('link', { name: /Quick Score/ })

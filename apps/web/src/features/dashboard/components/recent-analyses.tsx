@@ -5,6 +5,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardAction, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { analysisQueries } from '@/features/analysis/api';
+import { EventCountsInline } from '@/features/analysis/components/event-counts';
 import { RunStatus } from '@/features/analysis-logs/components/run-status';
 import { KIND_LABELS } from '@/features/analysis-logs/run-display';
 import { quickScorePath } from '@/features/quick-score/links';
@@ -52,11 +53,11 @@ export function RecentAnalyses({ projectUuid }: { projectUuid: string }) {
                   </p>
                   <p className="truncate text-muted-foreground text-xs">
                     {KIND_LABELS[run.kind]} · {formatDate(run.created_at)}
-                    {run.event_count !== null ? (
+                    {run.event_counts ? (
                       <>
                         {' · '}
                         <span data-testid="recent-analysis-events">
-                          {run.event_count} event{run.event_count === 1 ? '' : 's'}
+                          <EventCountsInline counts={run.event_counts} />
                         </span>
                       </>
                     ) : null}

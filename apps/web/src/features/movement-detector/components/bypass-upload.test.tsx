@@ -5,11 +5,11 @@ import { describe, expect, it } from 'vitest';
 import type { TimeRange } from '@/features/analysis/time-range-csv';
 import { BypassUpload } from './bypass-upload';
 
-function Harness({ serverErrors }: { serverErrors?: string[] }) {
+function Harness({ serverErrors, durationS }: { serverErrors?: string[]; durationS?: number }) {
   const [ranges, setRanges] = useState<TimeRange[]>([]);
   return (
     <>
-      <BypassUpload ranges={ranges} onChange={setRanges} serverErrors={serverErrors} />
+      <BypassUpload ranges={ranges} onChange={setRanges} serverErrors={serverErrors} durationS={durationS} />
       <output data-testid="ranges">{JSON.stringify(ranges)}</output>
     </>
   );
@@ -73,6 +73,22 @@ describe('bypass CSV upload (spec §5 messages under the control)', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Clear ranges' }));
     expect(screen.getByTestId('ranges').textContent).toBe('[]');
     expect(screen.queryByTestId('bypass-summary')).toBeNull();
+  });
+
+  it('cuts ranges at the end of the video and says which rows; counts only time that exists', async () => {
+    render(<Harness durationS={77.66588999999999} />);
+    await choose(csv('sleep.csv', 'start,end\n10,20\n70,200\n300,400\n'));
+    await waitFor(() => expect(screen.getByTestId('ranges').textContent).toBe('[[10,20],[70,77.66588999999999]]'));
+    expect(screen.getByTestId('bypass-notices').textContent).toBe(
+      'Row 2 (70–200 s) ends after the video (77.66589 s): clipped to 70–77.66589 s.' +
+        'Row 3 (300–400 s) starts at or after the end of the video (77.66589 s): left out.',
+    );
+    expect(screen.getByTestId('bypass-summary').textContent).toContain('2 ranges bypassed (17.666 s)');
+
+    // A file inside the video has nothing to say.
+    await choose(csv('inside.csv', '0;1,5\n'));
+    await waitFor(() => expect(screen.getByTestId('ranges').textContent).toBe('[[0,1.5]]'));
+    expect(screen.queryByTestId('bypass-notices')).toBeNull();
   });
 
   it('shows the server’s bypass_ranges message under the control', () => {

@@ -256,7 +256,12 @@ export function DetectorWorkspace({
                   Regions from {roisFrom}’s last run.
                 </p>
               ) : null}
-              <BypassUpload ranges={bypass} onChange={setBypass} serverErrors={fieldErrors.bypass_ranges} />
+                            <BypassUpload
+                ranges={bypass}
+                onChange={setBypass}
+                serverErrors={fieldErrors.bypass_ranges}
+                durationS={video.duration_s}
+              />
             </CardContent>
           </Card>
 

@@ -4,6 +4,8 @@ import { NativeSelect } from '@/components/ui/select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import type { AnalysisKind, AnalysisRun } from '@/features/analysis/api';
+import { EventCountsInline } from '@/features/analysis/components/event-counts';
+import { runCountsLabel } from '@/features/analysis/event-counts';
 import { formatDate } from '@/lib/format';
 import { RunStatusBadge } from './run-status';
 
@@ -54,7 +56,7 @@ export function EarlierRuns({
             <option value="">{comparable.length === 0 ? 'No other finished run' : 'No comparison'}</option>
             {comparable.map((run) => (
               <option key={run.analysis_uuid} value={run.analysis_uuid}>
-                {formatDate(run.created_at)} · {KIND_LABELS[run.kind]} · {run.event_count ?? 0} events
+                {formatDate(run.created_at)} · {KIND_LABELS[run.kind]} · {runCountsLabel(run)}
               </option>
             ))}
           </NativeSelect>
@@ -84,7 +86,9 @@ export function EarlierRuns({
                   <TableCell>
                     <RunStatusBadge status={run.status} />
                   </TableCell>
-                  <TableCell className="text-right tabular-nums">{run.event_count ?? '—'}</TableCell>
+                  <TableCell className="text-right tabular-nums">
+                    {run.event_counts ? <EventCountsInline counts={run.event_counts} /> : (run.event_count ?? '—')}
+                  </TableCell>
                   <TableCell className="hidden text-muted-foreground md:table-cell">
                     {run.created_by?.display_name ?? '—'}
                   </TableCell>

@@ -13,9 +13,11 @@ import {
   type AnalysisSummary,
   analysisApi,
   analysisQueries,
+  type EventCounts,
   runBypassRanges,
   type VideoRef,
 } from '@/features/analysis/api';
+import { EventCountsFacts } from '@/features/analysis/components/event-counts';
 import { quickScorePath } from '@/features/quick-score/links';
 import { errorMessage } from '@/lib/errors';
 import { formatDate, formatTime, formatTimeAndFrame } from '@/lib/format';
@@ -153,7 +155,11 @@ export function RunResult({
           <h3 id="md-summary-title" className="font-medium text-sm">
             Summary
           </h3>
-          {run.summary ? <Summary summary={run.summary} /> : <p className="text-muted-foreground text-sm">—</p>}
+          {run.summary ? (
+            <Summary summary={run.summary} counts={run.event_counts} />
+          ) : (
+            <p className="text-muted-foreground text-sm">—</p>
+          )}
           <div className="pt-2">
             <Button asChild size="sm">
               <Link
@@ -178,15 +184,21 @@ export function RunResult({
 const number = (value: number | null | undefined, digits = 2) =>
   value == null || !Number.isFinite(value) ? '—' : String(Number(value.toFixed(digits)));
 
-function Summary({ summary }: { summary: AnalysisSummary }) {
+function Summary({ summary, counts }: { summary: AnalysisSummary; counts: EventCounts | null }) {
   const freezing = summary.freezing;
   return (
     <div className="grid grid-cols-1 gap-3">
       <dl className="grid grid-cols-2 gap-x-4 gap-y-1.5 text-sm" data-testid="run-summary">
         <Fact label="Frames" value={`${summary.samples} (${summary.valid_samples} analysed)`} />
         <Fact label="Duration" value={`${number(summary.duration_s)} s`} />
-        <Fact label="Events" value={String(summary.events)} />
-        <Fact label="Rate" value={`${number(summary.event_rate_per_min)} per minute`} />
+        {counts ? (
+          <EventCountsFacts counts={counts} valueClassName="text-right font-medium tabular-nums" />
+        ) : (
+          <>
+            <Fact label="Events" value={String(summary.events)} />
+            <Fact label="Rate" value={`${number(summary.event_rate_per_min)} per minute`} />
+          </>
+        )}
         <Fact label="Threshold" value={number(summary.threshold)} />
         <Fact label="Noise top" value={number(summary.noise_top)} />
         {freezing ? <Fact label="Freezing" value={`${number(freezing.percent, 1)}%`} /> : null}

@@ -9,6 +9,7 @@ import { Card, CardContent } from '@/components/ui/card';
 import { NativeSelect } from '@/components/ui/select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { type AnalysisRun, analysisQueries } from '@/features/analysis/api';
+import { runCountsLabel } from '@/features/analysis/event-counts';
 import { KIND_LABELS } from '@/features/analysis-logs/run-display';
 import { movementDetectorPath } from '@/features/movement-detector/links';
 import { useActiveProject } from '@/features/projects/hooks/active-project-context';
@@ -27,7 +28,7 @@ const RUN_LIST_SIZE = 100;
 
 const runDate = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 const runOption = (run: AnalysisRun) =>
-  `${runDate.format(new Date(run.created_at))} · ${KIND_LABELS[run.kind]} · ${run.event_count ?? 0} event${run.event_count === 1 ? '' : 's'}`;
+  `${runDate.format(new Date(run.created_at))} · ${KIND_LABELS[run.kind]} · ${runCountsLabel(run)}`;
 
 /**
  * Quick Score: pick subject → video → run (kept in the URL, the Movement Detector's names; when nothing is named, the
