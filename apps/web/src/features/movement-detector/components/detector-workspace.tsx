@@ -256,7 +256,7 @@ export function DetectorWorkspace({
                   Regions from {roisFrom}’s last run.
                 </p>
               ) : null}
-                            <BypassUpload
+              <BypassUpload
                 ranges={bypass}
                 onChange={setBypass}
                 serverErrors={fieldErrors.bypass_ranges}
