@@ -166,7 +166,7 @@ test('calibrates a run against a hand track and applies the best setting', async
   );
   const result = page.getByTestId('run-result');
   await expect(result).toContainText('Event detection');
-  await expect(page.getByTestId('run-summary')).toContainText('Events3');
+  await expect(page.getByTestId('run-summary')).toContainText('Detected3 events');
   const run = await (await page.request.get(`${videoUrl(place)}analysis/${applied}/`, { headers: auth(owner) })).json();
   expect(run).toMatchObject({ kind: 'event_detection', source_analysis_uuid: runUuid, status: 'succeeded' });
   expect(run.parameters.event_threshold_k).toBe(Number(best));

@@ -184,7 +184,9 @@ test('a run in the URL with edit=1 loads its parameters without showing its resu
   await expect(page.getByTestId('run-result')).toHaveCount(0);
 });
 
-test('each broken bypass CSV shows its message; a good one is counted, shaded and can be cleared', async ({ page }) => {
+test('each broken bypass CSV shows its message; a good one is counted, shaded, cut at the video’s end and can be cleared', async ({
+  page,
+}) => {
   await signIn(page, user, { activeProjectUuid: project.project_uuid });
   await page.goto(`/projects/${project.project_uuid}/movement-detector?subject=${subjectUuid}&video=${videoUuid}`);
   // The video opens on its last run (the one above), bypass range included (issue 20): start from none.
@@ -216,9 +218,20 @@ test('each broken bypass CSV shows its message; a good one is counted, shaded an
   await expect(error).toHaveCount(0);
   await expect(page.getByTestId('bypass-summary')).toContainText('2 ranges bypassed (1.25 s)');
   await expect(page.getByTestId('bypass-span')).toHaveCount(2);
+  await expect(page.getByTestId('bypass-notices')).toHaveCount(0);
+
+  // A European spreadsheet's file (";" and decimal commas) with a range past the end: cut there, and said so.
+  await choose('sleep.csv', 'Start;Ende\n0,5;1\n2;99\n');
+  await expect(error).toHaveCount(0);
+  await expect(page.getByTestId('bypass-notices')).toHaveText(
+    /^Row 2 \(2–99 s\) ends after the video \(([\d.]+) s\): clipped to 2–\1 s\.$/,
+  );
+  await expect(page.getByTestId('bypass-summary')).not.toContainText('97.5 s');
+  await expect(page.getByTestId('bypass-span')).toHaveCount(2);
   await page.getByRole('button', { name: 'Clear ranges' }).click();
   await expect(page.getByTestId('bypass-span')).toHaveCount(0);
   await expect(page.getByTestId('bypass-summary')).toHaveCount(0);
+  await expect(page.getByTestId('bypass-notices')).toHaveCount(0);
 });
 
 test('empty states lead to Subjects and to the subject page', async ({ page, request }) => {
