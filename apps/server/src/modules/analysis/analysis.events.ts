@@ -11,6 +11,7 @@ import { badRequest, conflict, notFound } from '../../lib/errors.js';
 import { rememberLabels } from '../labels/label.service.js';
 import { displayName } from '../users/user.serializer.js';
 import type { VideoRow } from '../videos/video.lookup.js';
+import { eventAlreadyThere, noSuchEvent, timeChecker } from './analysis.event-checks.js';
 import { findRunOfVideo, selectRun } from './analysis.read.js';
 import type { AnalysisRow } from './analysis.runs.js';
 import type { EventChange, eventSchema, updateEventsBody } from './analysis.schemas.js';
@@ -140,12 +141,7 @@ export async function updateEvents(
     const stamp = { updatedById: userId, updatedAt: now, ...reviewed };
     const labels = new Set<string>();
     const problems: string[] = [];
-    const checkTime = (index: number, time: number) => {
-      if (time < 0) problems.push(`Change ${index}: an event cannot be before 0 s.`);
-      else if (time > duration + 1e-9) problems.push(`Change ${index}: ${time} s is after the end of the video.`);
-      else return true;
-      return false;
-    };
+    const checkTime = timeChecker(problems, duration);
     /** An event within half a frame of `time`: one this call knows, else one in the table (the time index). */
     const occupied = async (time: number) => {
       for (const t of times.values()) if (Math.abs(t - time) < halfFrame) return true;
@@ -167,14 +163,14 @@ export async function updateEvents(
     const apply = async (change: EventChange, index: number) => {
       if (change.action !== 'add' && !times.has(change.id)) {
         // A mark on an event deleted meanwhile has nothing left to mark.
-        if (change.action !== 'review') problems.push(`Change ${index}: event ${change.id} does not exist.`);
+        if (change.action !== 'review') problems.push(noSuchEvent(index, change.id));
         return;
       }
       switch (change.action) {
         case 'add': {
           if (!checkTime(index, change.time)) return;
           if (await occupied(change.time)) {
-            problems.push(`Change ${index}: there is already an event at ${change.time} s.`);
+            problems.push(eventAlreadyThere(index, change.time));
             return;
           }
           const id = nextId++;

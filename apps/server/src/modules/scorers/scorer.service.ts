@@ -10,6 +10,7 @@ import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
 import { analyses, analysisEvents, analysisScorers, scorerEvents, users } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../lib/errors.js';
+import { eventAlreadyThere, noSuchEvent, timeChecker } from '../analysis/analysis.event-checks.js';
 import { findRunOfVideo } from '../analysis/analysis.read.js';
 import type { AnalysisRow } from '../analysis/analysis.runs.js';
 import type { EventChange, eventSchema, updateEventsBody } from '../analysis/analysis.schemas.js';
@@ -149,12 +150,7 @@ export async function updateMyScoring(
     const now = new Date();
     const labels = new Set<string>();
     const problems: string[] = [];
-    const checkTime = (index: number, time: number) => {
-      if (time < 0) problems.push(`Change ${index}: an event cannot be before 0 s.`);
-      else if (time > duration + 1e-9) problems.push(`Change ${index}: ${time} s is after the end of the video.`);
-      else return true;
-      return false;
-    };
+    const checkTime = timeChecker(problems, duration);
     /** An event of this scoring within half a frame of `time`. */
     const occupied = async (time: number) => {
       for (const e of current.values()) if (Math.abs(e.time - time) < halfFrame) return true;
@@ -210,7 +206,7 @@ export async function updateMyScoring(
       if (change.action === 'add') {
         if (!checkTime(index, change.time)) return;
         if (await occupied(change.time)) {
-          problems.push(`Change ${index}: there is already an event at ${change.time} s.`);
+          problems.push(eventAlreadyThere(index, change.time));
           return;
         }
         if (nextId === null) {
@@ -238,7 +234,7 @@ export async function updateMyScoring(
       }
       const event = current.get(change.id);
       if (!event) {
-        if (change.action !== 'review') problems.push(`Change ${index}: event ${change.id} does not exist.`);
+        if (change.action !== 'review') problems.push(noSuchEvent(index, change.id));
         return;
       }
       switch (change.action) {
