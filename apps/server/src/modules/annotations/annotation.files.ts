@@ -11,6 +11,7 @@ import { defuseFormula } from '../../lib/table-export.js';
 import { formatTimeRangeCsv, parseTimeRangeCsv, TIME_RANGE_MESSAGES } from '../../lib/time-ranges.js';
 import { formatTime } from '../analysis/engine/series-csv.js';
 import type { VideoRow } from '../videos/video.lookup.js';
+import { snapToFrames } from './annotation.ranges.js';
 import { importRanges, type RangesResponse, trackForExport } from './annotation.service.js';
 
 /** Far more than 100,000 ranges at full precision need; the file is read whole and parsed at once. */
@@ -61,7 +62,7 @@ export async function importTrackCsv(
   }
   const parsed = parseTimeRangeCsv(text);
   if (!parsed.ok) throw badRequest({ file: [parsed.error] });
-  return importRanges(context, video, uuid, parsed.ranges, version, 'file');
+  return importRanges(context, video, uuid, snapToFrames(parsed.ranges, video.fps), version, 'file');
 }
 
 export async function exportTrackCsv(context: AppContext, video: VideoRow, uuid: string) {

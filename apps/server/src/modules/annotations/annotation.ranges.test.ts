@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyRangePatch, rangeFigures, videoEnd } from './annotation.ranges.js';
+import { applyRangePatch, rangeFigures, snapToFrames, videoEnd } from './annotation.ranges.js';
 
 const current: [number, number][] = [
   [1, 2],
@@ -98,5 +98,17 @@ describe('figures and bounds', () => {
     expect(videoEnd({ durationS: 2.99, fps: 30, frameCount: 90 })).toBe(3);
     expect(videoEnd({ durationS: 3.1, fps: 30, frameCount: 90 })).toBe(3.1);
     expect(videoEnd({ durationS: null, fps: null, frameCount: null })).toBeUndefined();
+  });
+});
+
+describe('times read from a file', () => {
+  it('land exactly on a frame start when within a microsecond of it, and stay as written otherwise', () => {
+    expect(snapToFrames([[0.233333, 1.033333]], 30)).toEqual([[7 / 30, 31 / 30]]);
+    expect(snapToFrames([[2.566667, 39.966667]], 30)).toEqual([[77 / 30, 1199 / 30]]);
+    // 1.5 µs off a frame is a time of its own; so is anything at an unknown frame rate.
+    expect(snapToFrames([[0.2333318, 12.345679]], 30)).toEqual([[0.2333318, 12.345679]]);
+    expect(snapToFrames([[0.233333, 1]], null)).toEqual([[0.233333, 1]]);
+    // 29.97 fps: frame 1000 starts at 33.3666666… s, printed 33.366667.
+    expect(snapToFrames([[33.366667, 33.4]], 30000 / 1001)).toEqual([[1000 / (30000 / 1001), 33.4]]);
   });
 });

@@ -19,6 +19,23 @@ export function rangeFigures(ranges: readonly TimeRange[]) {
 
 const pair = ([start, end]: readonly [number, number]) => `[${start}, ${end}]`;
 
+/** How close to a frame's start a time read from a file must be to mean that frame (exports print microseconds). */
+export const FRAME_SNAP_S = 1e-6;
+
+/**
+ * Times read from a file, with every value within a microsecond of a frame's start put exactly on it: a bout drawn on
+ * frames and exported to the microsecond (0.233333 for frame 7 at 30 fps) comes back on frame 7, not a hair before
+ * it, where a frame-based reading would land on frame 6. Other values are kept as written.
+ */
+export function snapToFrames(ranges: readonly TimeRange[], fps: number | null): TimeRange[] {
+  if (!fps || fps <= 0) return ranges.map(([start, end]) => [start, end]);
+  const snap = (seconds: number) => {
+    const frame = Math.round(seconds * fps);
+    return Math.abs(frame / fps - seconds) <= FRAME_SNAP_S ? frame / fps : seconds;
+  };
+  return ranges.map(([start, end]) => [snap(start), snap(end)]);
+}
+
 export type PatchResult = { ok: true; ranges: TimeRange[] } | { ok: false; errors: Record<string, string[]> };
 
 /**

@@ -161,9 +161,9 @@ export function VideosSection({
                     </TableHead>
                     <TableHead>Video</TableHead>
                     <TableHead className="text-right">Duration</TableHead>
-                    <TableHead className="@2xl:table-cell hidden text-right">Size</TableHead>
-                    <TableHead className="@3xl:table-cell hidden text-right">Frame rate</TableHead>
-                    <TableHead className="@4xl:table-cell hidden text-right">Resolution</TableHead>
+                    <TableHead className="@3xl:table-cell hidden text-right">Size</TableHead>
+                    <TableHead className="@4xl:table-cell hidden text-right">Frame rate</TableHead>
+                    <TableHead className="@5xl:table-cell hidden text-right">Resolution</TableHead>
                     <TableHead>Status</TableHead>
                     <TableHead className="w-12 pr-6" data-testid="video-actions-head">
                       <span className="sr-only">Actions</span>
@@ -227,13 +227,13 @@ export function VideosSection({
                       <TableCell className="text-right font-mono tabular-nums" data-testid="video-duration">
                         {formatDuration(video.duration_s)}
                       </TableCell>
-                      <TableCell className="@2xl:table-cell hidden text-right tabular-nums">
+                      <TableCell className="@3xl:table-cell hidden text-right tabular-nums">
                         {formatBytes(video.size_bytes)}
                       </TableCell>
-                      <TableCell className="@3xl:table-cell hidden text-right tabular-nums">
+                      <TableCell className="@4xl:table-cell hidden text-right tabular-nums">
                         {formatFps(video.fps)}
                       </TableCell>
-                      <TableCell className="@4xl:table-cell hidden text-right tabular-nums">
+                      <TableCell className="@5xl:table-cell hidden text-right tabular-nums">
                         {formatResolution(video.width, video.height)}
                       </TableCell>
                       <TableCell>
