@@ -77,6 +77,11 @@ test("the video's Detect movement opens the detector on it with its last run's r
       { id: user.user.id, p: projectUuid },
     ),
   ).toEqual({ subject: subjectUuid, video: second.videoUuid, run: null });
+
+  // The detector's own sidebar link, followed from the detector itself (the page stays mounted), goes back there too.
+  await sidebarLink(page, 'Movement Detector').click();
+  await expect(page).toHaveURL(mdUrl(second));
+  await expect(page.getByLabel('Video', { exact: true })).toHaveValue(second.videoUuid);
 });
 
 test('Annotate opens the Annotator on the video, and the sidebar link returns to it', async ({ page }) => {

@@ -11,6 +11,9 @@ const SUBJECT_LIST = { page_size: 500, ordering: 'name' } as const;
 const VIDEO_LIST = { page_size: 500 } as const;
 const RUN_LIST = 100;
 
+/** A visit whose restore has had its say. */
+const settledVisit = <T extends { done: boolean }>(visit: T): T => (visit.done ? visit : { ...visit, done: true });
+
 export interface ToolTarget {
   subject: string | null;
   video: string | null;
@@ -38,11 +41,22 @@ export function useToolContext({
 }): { restoring: boolean } {
   const { user } = useSession();
   const userId = user?.id ?? null;
-  const [remembered] = useState(() =>
-    userId !== null && target.subject === null ? readToolContext(userId, projectUuid, tool) : null,
-  );
-  const [done, setDone] = useState(remembered === null);
-  const restoring = !done && target.subject === null;
+  const namesNothing = target.subject === null;
+  /** What a visit that names nothing goes back to (null: nothing to restore), and whether that has been settled. */
+  const freshVisit = () => {
+    const remembered = userId !== null && namesNothing ? readToolContext(userId, projectUuid, tool) : null;
+    return { remembered, done: remembered === null };
+  };
+  const [visit, setVisit] = useState(freshVisit);
+  // The page stays mounted when its own sidebar link is followed from it (or a navigation elsewhere was overtaken by
+  // that click): the URL going from naming a video to naming nothing is a new visit, restored like the first.
+  const [namedNothingBefore, setNamedNothingBefore] = useState(namesNothing);
+  if (namedNothingBefore !== namesNothing) {
+    setNamedNothingBefore(namesNothing);
+    if (namesNothing) setVisit(freshVisit());
+  }
+  const { remembered, done } = visit;
+  const restoring = !done && namesNothing;
 
   const subjects = useQuery({ ...subjectQueries.list(projectUuid, SUBJECT_LIST), enabled: restoring });
   const videos = useQuery({
@@ -61,14 +75,14 @@ export function useToolContext({
 
   useEffect(() => {
     if (!restoring || !remembered) {
-      if (!done && target.subject !== null) setDone(true);
+      if (!done && target.subject !== null) setVisit(settledVisit);
       return;
     }
     const settled = (query: { isSuccess: boolean; isError: boolean; isPlaceholderData: boolean }, needed: boolean) =>
       !needed || query.isError || (query.isSuccess && !query.isPlaceholderData);
     if (!settled(subjects, true) || !settled(videos, remembered.video !== null)) return;
     if (!settled(runs, remembered.run !== null)) return;
-    setDone(true);
+    setVisit(settledVisit);
     if (!subjects.data?.results.some((s) => s.subject_uuid === remembered.subject)) return;
     const video = videos.data?.results.some((v) => v.video_uuid === remembered.video) ? remembered.video : null;
     const run = video ? runs.data?.results.find((r) => r.analysis_uuid === remembered.run) : undefined;
