@@ -1,4 +1,4 @@
-import { type ClipboardEvent, type ComponentProps, useState } from 'react';
+import { type ChangeEvent, type ClipboardEvent, type ComponentProps, useState } from 'react';
 import { Input } from './input';
 import { Textarea } from './textarea';
 
@@ -7,14 +7,30 @@ import { Textarea } from './textarea';
  * within it; when a paste is cut, the field says so under itself instead of silently keeping part of it — or, as
  * before, keeping more than the server takes and complaining afterwards.
  */
-function useCapNote(max: number, noun: string) {
+type CappedElement = HTMLInputElement | HTMLTextAreaElement;
+
+/** The field's maxLength and handlers (chained to the caller's own), and the note to show under it. */
+function useCap<E extends CappedElement>(
+  max: number,
+  noun: string,
+  onPaste?: (event: ClipboardEvent<E>) => void,
+  onChange?: (event: ChangeEvent<E>) => void,
+) {
   const [cut, setCut] = useState<number | null>(null);
-  const onPaste = (event: ClipboardEvent<HTMLInputElement | HTMLTextAreaElement>) => {
-    const field = event.currentTarget;
-    const pasted = event.clipboardData.getData('text').length;
-    const selected = (field.selectionEnd ?? 0) - (field.selectionStart ?? 0);
-    const wanted = field.value.length - selected + pasted;
-    setCut(wanted > max ? wanted - max : null);
+  const field = {
+    maxLength: max,
+    onPaste: (event: ClipboardEvent<E>) => {
+      const target = event.currentTarget;
+      const pasted = event.clipboardData.getData('text').length;
+      const selected = (target.selectionEnd ?? 0) - (target.selectionStart ?? 0);
+      const wanted = target.value.length - selected + pasted;
+      setCut(wanted > max ? wanted - max : null);
+      onPaste?.(event);
+    },
+    onChange: (event: ChangeEvent<E>) => {
+      if (event.target.value.length < max) setCut(null);
+      onChange?.(event);
+    },
   };
   const note =
     cut === null ? null : (
@@ -23,7 +39,7 @@ function useCapNote(max: number, noun: string) {
         {cut.toLocaleString('en-US')} left out).
       </p>
     );
-  return { onPaste, note, clear: () => setCut(null) };
+  return { field, note };
 }
 
 type Capped = {
@@ -34,42 +50,20 @@ type Capped = {
 };
 
 export function CappedInput({ max, noun, onPaste, onChange, ...props }: ComponentProps<'input'> & Capped) {
-  const cap = useCapNote(max, noun);
+  const cap = useCap(max, noun, onPaste, onChange);
   return (
     <>
-      <Input
-        {...props}
-        maxLength={max}
-        onPaste={(event) => {
-          cap.onPaste(event);
-          onPaste?.(event);
-        }}
-        onChange={(event) => {
-          if (event.target.value.length < max) cap.clear();
-          onChange?.(event);
-        }}
-      />
+      <Input {...props} {...cap.field} />
       {cap.note}
     </>
   );
 }
 
 export function CappedTextarea({ max, noun, onPaste, onChange, ...props }: ComponentProps<'textarea'> & Capped) {
-  const cap = useCapNote(max, noun);
+  const cap = useCap(max, noun, onPaste, onChange);
   return (
     <>
-      <Textarea
-        {...props}
-        maxLength={max}
-        onPaste={(event) => {
-          cap.onPaste(event);
-          onPaste?.(event);
-        }}
-        onChange={(event) => {
-          if (event.target.value.length < max) cap.clear();
-          onChange?.(event);
-        }}
-      />
+      <Textarea {...props} {...cap.field} />
       {cap.note}
     </>
   );
