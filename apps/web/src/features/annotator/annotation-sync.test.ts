@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/lib/api-client';
 import { LOCKED_MESSAGE } from '@/lib/project-locked';
-import { AnnotationSync, type SyncEvent, type SyncTransport } from './annotation-sync';
+import { FakeBrowser } from '@/lib/save-queue/fake-tabs';
+import type { Tab } from '@/lib/save-queue/tab';
+import { AnnotationSync, type SyncEvent, type SyncTransport, syncStorageKey } from './annotation-sync';
 import { applyChange, type Range, type RangeChange } from './bouts';
 
 /** A server with the API's rules for one track: PATCH on a stale version is 409 with the current list. */
@@ -34,8 +36,8 @@ function fakeServer(initial: Range[] = []) {
 }
 
 const syncs: AnnotationSync[] = [];
-const open = (key: string, transport: SyncTransport) => {
-  const sync = new AnnotationSync(key, transport);
+const open = (key: string, transport: SyncTransport, tab?: Tab) => {
+  const sync = new AnnotationSync(syncStorageKey(1, key), transport, tab);
   syncs.push(sync);
   return sync;
 };
@@ -56,8 +58,9 @@ describe('saving annotation edits', () => {
 
   it('two tabs on the same track lose no change: the stale one is re-applied on top and says so', async () => {
     const server = fakeServer();
-    const tabA = open('tab-a', server.transport);
-    const tabB = open('tab-b', server.transport);
+    const browser = new FakeBrowser();
+    const tabA = open('video', server.transport, browser.openTab().tab);
+    const tabB = open('video', server.transport, browser.openTab().tab);
     tabA.setConfirmed('t', [], 0);
     tabB.setConfirmed('t', [], 0);
     const events: SyncEvent[] = [];
@@ -106,6 +109,7 @@ describe('saving annotation edits', () => {
     first.dispose();
     server.state.offline = false;
     const second = open('reopen', server.transport);
+    await second.queue.ready;
     expect(second.withPending('t', [[0, 1]])).toEqual([
       [0, 1],
       [3, 4],
@@ -129,7 +133,7 @@ describe('a locked project', () => {
     sync.save({ track: 't', trackName: 'Grooming', change: { remove: [], add: [[1, 2]] } });
     sync.save({ track: 't', trackName: 'Grooming', change: { remove: [], add: [[3, 4]] } });
     await vi.waitFor(() => expect(sync.status()).toMatchObject({ state: 'unsaved', locked: true, pending: 2 }));
-    expect(sync.status().error).toBe(LOCKED_MESSAGE);
+    expect(sync.status().failure).toBe(LOCKED_MESSAGE);
     // Nothing refused, nothing undone on screen: both edits wait, and are what a download would hold.
     expect(events).toEqual([]);
     expect(sync.pendingEdits()).toEqual([

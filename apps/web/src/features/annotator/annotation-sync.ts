@@ -1,15 +1,17 @@
 /**
- * Saves a video's annotation edits: every edit is queued (kept in localStorage until the server acknowledges it) and
- * sent as one PATCH `{version, add, remove}` based on the version last confirmed by the server. The change sent is
- * the edit re-applied to that confirmed list, so after a 409 (someone else saved) the same edit is simply sent again
- * on top of their version — nobody's work is lost — and the page is told, to show the merged list and say so.
+ * Saves a video's annotation edits through the save queue (lib/save-queue): every edit is kept in localStorage until
+ * the server acknowledges it, and sent as one PATCH `{version, add, remove}` based on the version last confirmed by the
+ * server. The change sent is the edit re-applied to that confirmed list, so after a 409 (someone else saved) the same
+ * edit is simply sent again on top of their version — nobody's work is lost — and the page is told, to show the merged
+ * list and say so.
  *
  * One instance per user and video lives as long as the page or its unsaved edits: leaving the page while saves are
  * pending keeps them going.
  */
 import { ApiError } from '@/lib/api-client';
-import { PersistedQueue, type QueueItem, type QueueStatus, type SendResult } from '@/lib/persisted-queue';
-import { isProjectLocked } from '@/lib/project-locked';
+import type { QueueItem } from '@/lib/save-queue/entry';
+import { SaveQueue, type SaveStatus } from '@/lib/save-queue/save-queue';
+import type { Tab } from '@/lib/save-queue/tab';
 import { type AnnotationVideoRef, annotationsApi, type RangesConflict } from './api';
 import { applyChange, diffRanges, isEmptyChange, type Range, type RangeChange } from './bouts';
 
@@ -55,13 +57,22 @@ const errorText = (error: ApiError) => {
 export class AnnotationSync {
   private readonly confirmed = new Map<string, Confirmed>();
   private readonly listeners = new Set<(event: SyncEvent) => void>();
-  readonly queue: PersistedQueue<SaveItem>;
+  readonly queue: SaveQueue<SaveItem>;
 
-  constructor(
-    storageKey: string,
-    private readonly transport: SyncTransport,
-  ) {
-    this.queue = new PersistedQueue<SaveItem>({ storageKey, send: (item) => this.send(item) });
+  constructor(storageKey: string, transport: SyncTransport, tab?: Tab) {
+    this.queue = new SaveQueue<SaveItem>({
+      storageKey,
+      tab,
+      hooks: {
+        send: ([item]) => this.send(transport, item!),
+        onConflict: ([item], error) => this.conflict(item!, error),
+        onRefused: ([item], error) => this.refused(item!, error),
+        failureText: (error) => {
+          if (!(error instanceof ApiError)) return error instanceof Error ? error.message : String(error);
+          return error.status >= 500 ? 'The server had a problem saving.' : errorText(error);
+        },
+      },
+    });
   }
 
   /**
@@ -80,10 +91,10 @@ export class AnnotationSync {
   }
 
   /** The edits of `track` not yet acknowledged, oldest first. */
-  pendingChanges(track: string, except?: string): RangeChange[] {
+  pendingChanges(track: string): RangeChange[] {
     return this.queue
       .pending()
-      .filter((item) => item.payload.track === track && item.id !== except)
+      .filter((item) => item.payload.track === track)
       .map((item) => item.payload.change);
   }
 
@@ -103,7 +114,7 @@ export class AnnotationSync {
     this.queue.push(item);
   }
 
-  status(): QueueStatus {
+  status(): SaveStatus {
     return this.queue.status();
   }
 
@@ -121,58 +132,58 @@ export class AnnotationSync {
     for (const listener of this.listeners) listener(event);
   }
 
-  private async send(item: QueueItem<SaveItem>): Promise<SendResult> {
-    const { track, trackName, change } = item.payload;
+  private async send(transport: SyncTransport, item: QueueItem<SaveItem>): Promise<void> {
+    const { track, change } = item.payload;
     let base = this.confirmed.get(track);
-    try {
-      if (!base) {
-        base = await this.transport.ranges(track);
-        this.confirmed.set(track, base);
-      }
-      const made = diffRanges(base.ranges, applyChange(base.ranges, change));
-      if (isEmptyChange(made)) return 'done';
-      this.confirmed.set(track, await this.transport.patch(track, base.version, made));
-      return 'done';
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      if (error.status === 409) {
-        const current = error.body as RangesConflict;
-        this.confirmed.set(track, { ranges: current.ranges, version: current.version });
-        this.emit({
-          type: 'rebase',
-          track,
-          ranges: this.withPending(track, current.ranges),
-          notice: `Someone else changed "${trackName}" while you worked; your change was added to theirs.`,
-          tone: 'info',
-        });
-        return 'again';
-      }
-      // A locked project refuses every change until it is renewed: the edit waits in this browser (the status says
-      // why), is tried again later, and can be downloaded meanwhile; nothing is undone on screen.
-      if (isProjectLocked(error)) return 'locked';
-      if (error.status === 404) {
-        this.emit({ type: 'gone', track, trackName });
-        return 'drop';
-      }
-      if (error.status === 400 || error.status === 403) {
-        const current = this.confirmed.get(track);
-        if (current) {
-          let shown = current.ranges.slice();
-          for (const pending of this.pendingChanges(track, item.id)) shown = applyChange(shown, pending);
-          this.emit({ type: 'rebase', track, ranges: shown, notice: null, tone: 'error' });
-        }
-        this.emit({ type: 'refused', message: `"${trackName}" was not changed: ${errorText(error)}` });
-        return 'drop';
-      }
-      throw new Error(error.status >= 500 ? 'The server had a problem saving.' : errorText(error));
+    if (!base) {
+      base = await transport.ranges(track);
+      this.confirmed.set(track, base);
     }
+    const made = diffRanges(base.ranges, applyChange(base.ranges, change));
+    if (isEmptyChange(made)) return;
+    this.confirmed.set(track, await transport.patch(track, base.version, made));
+  }
+
+  /** 409: the server's list is the new base; the same edit is sent again on top of it, and the page says so. */
+  private conflict(item: QueueItem<SaveItem>, error: ApiError) {
+    const { track, trackName } = item.payload;
+    const current = error.body as RangesConflict;
+    this.confirmed.set(track, { ranges: current.ranges, version: current.version });
+    this.emit({
+      type: 'rebase',
+      track,
+      ranges: this.withPending(track, current.ranges),
+      notice: `Someone else changed "${trackName}" while you worked; your change was added to theirs.`,
+      tone: 'info',
+    });
+  }
+
+  /** Refused for good: a deleted track, or no right to change / a broken edit (undone on screen, with the reason). */
+  private refused(item: QueueItem<SaveItem>, error: unknown) {
+    const { track, trackName } = item.payload;
+    if (error instanceof ApiError && error.status === 404) {
+      this.emit({ type: 'gone', track, trackName });
+      return;
+    }
+    const current = this.confirmed.get(track);
+    if (current)
+      this.emit({
+        type: 'rebase',
+        track,
+        ranges: this.withPending(track, current.ranges),
+        notice: null,
+        tone: 'error',
+      });
+    const reason = error instanceof ApiError ? errorText(error) : String(error);
+    this.emit({ type: 'refused', message: `"${trackName}" was not changed: ${reason}` });
   }
 }
 
 /** One sync per user and video, kept while a page shows it or it still has edits to save. */
 const registry = new Map<string, { sync: AnnotationSync; users: number }>();
 
-export const syncStorageKey = (userId: number | string, videoUuid: string) => `annotator:${userId}:${videoUuid}`;
+/** The key prefix of one user's waiting edits of one video (each tab keeps its own entry under it). */
+export const syncStorageKey = (userId: number | string, videoUuid: string) => `annotator:${userId}:${videoUuid}:`;
 
 export function acquireSync(key: string, transport: () => SyncTransport): AnnotationSync {
   const entry = registry.get(key);

@@ -2,8 +2,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EventChange, EventsAnswer, UpdateEventsAnswer } from '@/features/analysis/api';
 import { ApiError } from '@/lib/api-client';
 import { LOCKED_MESSAGE, LOCKED_RETRY_DELAYS_MS } from '@/lib/project-locked';
-import { ActionQueue, type QueuedAction, type QueueNotice, type QueueStore } from './action-queue';
-import type { ReviewEvent, Reviewer } from './review-events';
+import type { QueueItem } from '@/lib/save-queue/entry';
+import { FakeBrowser } from '@/lib/save-queue/fake-tabs';
+import type { Tab } from '@/lib/save-queue/tab';
+import { ActionQueue, type QueueNotice, queueKeyPrefix } from './action-queue';
+import type { ReviewAction, ReviewEvent, Reviewer } from './review-events';
 
 const ME: Reviewer = { id: 1, display_name: 'Ada Lovelace' };
 const ANN: Reviewer = { id: 2, display_name: 'Ann Other' };
@@ -127,30 +130,32 @@ class FakeServer {
   };
 }
 
-/** A store over a plain array (what localStorage holds), shared between "page loads". */
-function memoryStore(): QueueStore & { saved: QueuedAction[] } {
-  const store = {
-    saved: [] as QueuedAction[],
-    load: () => store.saved.map((item) => ({ ...item })),
-    save(items: readonly QueuedAction[]) {
-      store.saved = items.map((item) => ({ ...item }));
-    },
-  };
-  return store;
+/** What this browser's storage holds for a queue: its waiting actions, oldest first, over all tabs' entries. */
+function storedActions(storageKey: string): ReviewAction[] {
+  return Object.keys(localStorage)
+    .filter((key) => key.startsWith(storageKey))
+    .flatMap((key) => (JSON.parse(localStorage.getItem(key)!) as { items: QueueItem<ReviewAction>[] }).items)
+    .map((item) => item.payload);
 }
 
-function setup(server: FakeServer, store = memoryStore()) {
+let browser: FakeBrowser;
+let runs = 0;
+
+/** A page on the run, in `tab` (one tab of the test's browser by default), with the waiting actions it recovered. */
+async function setup(server: FakeServer, storageKey = queueKeyPrefix(1, `run-${++runs}`), tab?: Tab) {
   const notices: QueueNotice[] = [];
   const assigned: [number, number][] = [];
   const queue = new ActionQueue({
+    storageKey,
+    tab: tab ?? browser.openTab().tab,
     transport: server.transport,
-    store,
     me: ME,
     halfFrame: HALF_FRAME,
     onNotice: (notice) => notices.push(notice),
     onIdAssigned: (from, to) => assigned.push([from, to]),
   });
-  return { queue, store, notices, assigned };
+  await queue.ready;
+  return { queue, storageKey, notices, assigned };
 }
 
 /** Lets every pending promise and due timer run. */
@@ -160,6 +165,7 @@ const flush = async (ms = 0) => {
 
 beforeEach(() => {
   vi.useFakeTimers();
+  browser = new FakeBrowser();
 });
 afterEach(() => {
   vi.useRealTimers();
@@ -168,18 +174,18 @@ afterEach(() => {
 describe('ActionQueue', () => {
   it('shows an action at once, sends it with the known version, and forgets it once acknowledged', async () => {
     const server = new FakeServer([event(1, 1), event(2, 2)]);
-    const { queue, store } = setup(server);
+    const { queue, storageKey } = await setup(server);
     queue.start(server.answer());
     queue.enqueue({ kind: 'discard', id: 1, at: 1 });
     expect(queue.events.get(1)).toMatchObject({ discarded: true, updated_by: ME, reviewed_by: ME });
     expect(queue.events.reviewed).toBe(1);
-    expect(store.saved).toHaveLength(1);
+    expect(storedActions(storageKey)).toHaveLength(1);
     expect(queue.getSnapshot().state).toBe('saving');
 
     await flush();
     expect(server.calls).toEqual([{ version: 0, changes: [{ action: 'discard', id: 1 }] }]);
     expect(server.events.get(1)!.discarded).toBe(true);
-    expect(store.saved).toEqual([]);
+    expect(storedActions(storageKey)).toEqual([]);
     expect(queue.getSnapshot()).toMatchObject({ state: 'saved', pending: 0 });
 
     queue.enqueue({ kind: 'flag', id: 2, at: 2 });
@@ -190,7 +196,7 @@ describe('ActionQueue', () => {
 
   it('keeps failed saves, retries them with growing waits, and sends them in order once the server answers', async () => {
     const server = new FakeServer([event(1, 1), event(2, 2)]);
-    const { queue, store } = setup(server);
+    const { queue, storageKey } = await setup(server);
     queue.start(server.answer());
     server.down = 2;
     queue.enqueue({ kind: 'flag', id: 1, at: 1 });
@@ -201,7 +207,7 @@ describe('ActionQueue', () => {
       pending: 2,
       failure: 'No connection to the server.',
     });
-    expect(store.saved.map((item) => item.action.kind)).toEqual(['flag', 'label']);
+    expect(storedActions(storageKey).map((action) => action.kind)).toEqual(['flag', 'label']);
     // First wait 1 s, then 2 s.
     await flush(999);
     expect(server.calls).toHaveLength(1);
@@ -229,7 +235,7 @@ describe('ActionQueue', () => {
 
   it('after a 409 re-applies actions that still make sense on top of the other change, and says so', async () => {
     const server = new FakeServer([event(1, 1), event(2, 2), event(3, 3)]);
-    const { queue, notices } = setup(server);
+    const { queue, notices } = await setup(server);
     queue.start(server.answer());
     server.other((events) => events.set(3, { ...events.get(3)!, flagged: true, updated_by: ANN }));
     queue.enqueue({ kind: 'discard', id: 1, at: 1 });
@@ -250,7 +256,7 @@ describe('ActionQueue', () => {
 
   it('after a 409 drops actions made on values someone else changed, and tells what changed', async () => {
     const server = new FakeServer([event(1, 1), event(2, 2), event(3, 3)]);
-    const { queue, notices } = setup(server);
+    const { queue, notices } = await setup(server);
     queue.start(server.answer());
     server.other((events) => {
       events.set(2, { ...events.get(2)!, label: 'tail', updated_by: ANN });
@@ -276,7 +282,7 @@ describe('ActionQueue', () => {
 
   it('treats a change someone else already made as done', async () => {
     const server = new FakeServer([event(1, 1)]);
-    const { queue, notices } = setup(server);
+    const { queue, notices } = await setup(server);
     queue.start(server.answer());
     server.other((events) => events.set(1, { ...events.get(1)!, discarded: true, updated_by: ANN }));
     queue.enqueue({ kind: 'discard', id: 1, at: 1 });
@@ -289,8 +295,9 @@ describe('ActionQueue', () => {
 
   it('keeps unsaved actions across a reload and sends them; those the server already has are not sent again', async () => {
     const server = new FakeServer([event(1, 1), event(2, 2), event(3, 3)]);
-    const store = memoryStore();
-    const first = setup(server, store);
+    const reloadedTab = browser.openTab();
+    const first = await setup(server, undefined, reloadedTab.tab);
+    const { storageKey } = first;
     first.queue.start(server.answer());
     server.down = 100;
     first.queue.enqueue({ kind: 'flag', id: 1, at: 1 });
@@ -298,14 +305,16 @@ describe('ActionQueue', () => {
     first.queue.enqueue({ kind: 'label', id: 3, at: 3, label: 'paw', before: null });
     await flush();
     first.queue.stop();
-    expect(store.saved).toHaveLength(3);
+    expect(storedActions(storageKey)).toHaveLength(3);
 
     // The first action reached the server before the page went away; its answer was lost.
     server.down = 0;
     await server.transport.update(0, [{ action: 'flag', id: 1 }]);
     server.calls = [];
 
-    const second = setup(server, store);
+    // The tab reloads: the page goes (its lock with it) and comes back with the same sessionStorage.
+    reloadedTab.close();
+    const second = await setup(server, storageKey, browser.openTab({ session: reloadedTab.session }).tab);
     second.queue.start(server.answer());
     expect(second.queue.events.get(2)!.discarded).toBe(true);
     expect(second.notices[0]).toEqual({ tone: 'info', message: '2 unsaved changes from your last visit: saving.' });
@@ -314,13 +323,13 @@ describe('ActionQueue', () => {
       [{ action: 'discard', id: 2 }],
       [{ action: 'label', id: 3, label: 'paw' }],
     ]);
-    expect(store.saved).toEqual([]);
+    expect(storedActions(storageKey)).toEqual([]);
     expect(server.events.get(3)!.label).toBe('paw');
   });
 
   it('drops what the server refuses, says why, and shows the server’s events again', async () => {
     const server = new FakeServer([event(1, 1)]);
-    const { queue, notices } = setup(server);
+    const { queue, notices } = await setup(server);
     queue.start(server.answer());
     server.status = 403;
     queue.enqueue({ kind: 'flag', id: 1, at: 1 });
@@ -335,7 +344,7 @@ describe('ActionQueue', () => {
 
   it('keeps actions refused because the project is locked, shows them, says why, and saves them once renewed', async () => {
     const server = new FakeServer([event(1, 1), event(2, 2)]);
-    const { queue, store, notices } = setup(server);
+    const { queue, storageKey, notices } = await setup(server);
     queue.start(server.answer());
     server.locked = true;
     queue.enqueue({ kind: 'flag', id: 1, at: 1 });
@@ -345,7 +354,7 @@ describe('ActionQueue', () => {
     expect(notices).toEqual([]);
     expect(queue.events.get(1)!.flagged).toBe(true);
     expect(queue.events.get(2)!.discarded).toBe(true);
-    expect(store.saved.map((item) => item.action.kind)).toEqual(['flag', 'discard']);
+    expect(storedActions(storageKey).map((action) => action.kind)).toEqual(['flag', 'discard']);
     expect(queue.pendingActions().map((item) => item.action)).toEqual([
       { kind: 'flag', id: 1, at: 1 },
       { kind: 'discard', id: 2, at: 2 },
@@ -360,12 +369,12 @@ describe('ActionQueue', () => {
     expect(queue.getSnapshot()).toMatchObject({ state: 'saved', pending: 0, locked: false, failure: null });
     expect(server.events.get(1)!.flagged).toBe(true);
     expect(server.events.get(2)!.discarded).toBe(true);
-    expect(store.saved).toEqual([]);
+    expect(storedActions(storageKey)).toEqual([]);
   });
 
   it('numbers an added event when the server does, and sends later actions on it with that id', async () => {
     const server = new FakeServer([event(1, 1)]);
-    const { queue, assigned } = setup(server);
+    const { queue, assigned } = await setup(server);
     queue.start(server.answer());
     server.down = 1;
     const temporary = queue.newTemporaryId();
@@ -383,7 +392,7 @@ describe('ActionQueue', () => {
 
   it('sends review marks together without a version, and catches up when others saved meanwhile', async () => {
     const server = new FakeServer([event(1, 1), event(2, 2), event(3, 3)]);
-    const { queue } = setup(server);
+    const { queue } = await setup(server);
     queue.start(server.answer());
     server.other((events) => events.set(3, { ...events.get(3)!, label: 'tail', updated_by: ANN }));
     server.down = 1;

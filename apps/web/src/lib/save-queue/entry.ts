@@ -27,7 +27,7 @@ export const STALE_AFTER_MS = 90_000;
 
 interface Stored<T> {
   beat: number;
-  items: QueueItem<T>[];
+  items: readonly QueueItem<T>[];
 }
 
 /**

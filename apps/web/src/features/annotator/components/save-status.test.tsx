@@ -7,14 +7,25 @@ describe('the save status', () => {
   it('says saved, saving, or not saved yet with what is kept and a retry', () => {
     const retry = vi.fn();
     const { rerender } = render(
-      <SaveStatus status={{ state: 'saved', pending: 0, error: null, locked: false }} onRetry={retry} />,
+      <SaveStatus
+        status={{ state: 'saved', pending: 0, failure: null, retryAt: null, locked: false }}
+        onRetry={retry}
+      />,
     );
     expect(screen.getByRole('status').textContent).toBe('Saved');
-    rerender(<SaveStatus status={{ state: 'saving', pending: 1, error: null, locked: false }} onRetry={retry} />);
+    rerender(
+      <SaveStatus
+        status={{ state: 'saving', pending: 1, failure: null, retryAt: null, locked: false }}
+        onRetry={retry}
+      />,
+    );
     expect(screen.getByRole('status').textContent).toBe('Saving…');
     expect(screen.queryByRole('button')).toBeNull();
     rerender(
-      <SaveStatus status={{ state: 'unsaved', pending: 3, error: 'Failed to fetch', locked: false }} onRetry={retry} />,
+      <SaveStatus
+        status={{ state: 'unsaved', pending: 3, failure: 'Failed to fetch', retryAt: null, locked: false }}
+        onRetry={retry}
+      />,
     );
     expect(screen.getByRole('status').textContent).toBe('Not saved yet (3 changes kept in this browser)');
     expect(screen.getByRole('status').getAttribute('title')).toBe('Failed to fetch');
@@ -27,7 +38,7 @@ describe('the save status', () => {
     const download = vi.fn();
     render(
       <SaveStatus
-        status={{ state: 'unsaved', pending: 2, error: LOCKED_MESSAGE, locked: true }}
+        status={{ state: 'unsaved', pending: 2, failure: LOCKED_MESSAGE, retryAt: null, locked: true }}
         onRetry={retry}
         onDownload={download}
       />,

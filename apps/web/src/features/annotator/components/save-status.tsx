@@ -1,7 +1,7 @@
 import { CircleAlert, CircleCheck, Download, Loader2, Lock } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { countOf } from '@/lib/format';
-import type { QueueStatus } from '@/lib/persisted-queue';
+import type { SaveStatus as QueueStatus } from '@/lib/save-queue/save-queue';
 import { cn } from '@/lib/utils';
 
 const LABELS = { saved: 'Saved', saving: 'Saving…', unsaved: 'Not saved yet' } as const;
@@ -19,7 +19,7 @@ export function SaveStatus({
   onRetry: () => void;
   onDownload?: () => void;
 }) {
-  const { state, pending, error, locked } = status;
+  const { state, pending, failure: error, locked } = status;
   return (
     <div className="flex flex-wrap items-center gap-2 text-sm" data-testid="save-status" data-state={state}>
       <span

@@ -1,8 +1,7 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { analysisApi, type EventChange, type VideoRef } from '@/features/analysis/api';
 import { type ScoringMode, scorerApi } from '@/features/scorers/api';
-import { ActionQueue, type QueueNotice, type QueueSnapshot } from '../action-queue';
-import { openQueueStore, queueKeyPrefix } from '../queue-storage';
+import { ActionQueue, type QueueNotice, type QueueSnapshot, queueKeyPrefix } from '../action-queue';
 import type { Reviewer } from '../review-events';
 
 const IDLE: QueueSnapshot = { revision: 0, state: 'saved', pending: 0, failure: null, retryAt: null, locked: false };
@@ -10,8 +9,8 @@ const noSubscription = () => () => {};
 
 /**
  * The run's action queue for this page: opened on this tab's storage (taking up what closed tabs left), started on
- * the server's events, retried at once when the browser comes back online or the page gets the focus back, and guarding the tab against closing
- * with unsaved actions.
+ * the server's events, and guarding the tab against closing with unsaved actions. (The save queue itself retries at
+ * once when the browser comes back online or the page gets the focus back.)
  */
 export function useReviewQueue({
   videoRef,
@@ -44,17 +43,11 @@ export function useReviewQueue({
 
   useEffect(() => {
     let cancelled = false;
-    let started: ActionQueue | null = null;
-    let closeStore: (() => void) | null = null;
+    let opened: ActionQueue | null = null;
     setQueue(null);
     setError(null);
     const ref = { projectUuid, subjectUuid, videoUuid };
     (async () => {
-      // A scoring's actions wait under a key of their own: they never reach the consensus, nor the reverse.
-      const store = await openQueueStore(
-        queueKeyPrefix(meId, scoring === 'mine' ? `${analysisUuid}-mine` : analysisUuid),
-      );
-      closeStore = store.close;
       const transport =
         scoring === 'mine'
           ? {
@@ -67,25 +60,26 @@ export function useReviewQueue({
                 analysisApi.updateEvents(ref, { analysis_uuid: analysisUuid, version, changes, answer: 'changed' }),
               fetchAll: () => analysisApi.events(ref, analysisUuid),
             };
-      const initial = await transport.fetchAll();
-      if (cancelled) return;
-      started = new ActionQueue({
+      opened = new ActionQueue({
+        // A scoring's actions wait under a key of their own: they never reach the consensus, nor the reverse.
+        storageKey: queueKeyPrefix(meId, scoring === 'mine' ? `${analysisUuid}-mine` : analysisUuid),
         transport,
-        store,
         me: { id: meId, display_name: meName },
         halfFrame,
         onNotice: (notice) => handlers.onNotice(notice),
         onIdAssigned: (temporary, id) => handlers.onIdAssigned(temporary, id),
       });
-      started.start(initial);
-      setQueue(started);
+      await opened.ready;
+      const initial = await transport.fetchAll();
+      if (cancelled) return;
+      opened.start(initial);
+      setQueue(opened);
     })().catch((reason: unknown) => {
       if (!cancelled) setError(reason);
     });
     return () => {
       cancelled = true;
-      started?.stop();
-      closeStore?.();
+      opened?.stop();
     };
   }, [projectUuid, subjectUuid, videoUuid, analysisUuid, meId, meName, halfFrame, handlers, scoring]);
 
@@ -94,21 +88,6 @@ export function useReviewQueue({
     queue?.getSnapshot ?? (() => IDLE),
     queue?.getSnapshot ?? (() => IDLE),
   );
-
-  useEffect(() => {
-    if (!queue) return;
-    const online = () => queue.retryNow();
-    // Back on the page (perhaps after renewing a locked project in another tab): what waits is tried at once.
-    const focus = () => {
-      if (queue.getSnapshot().retryAt !== null) queue.retryNow();
-    };
-    window.addEventListener('online', online);
-    window.addEventListener('focus', focus);
-    return () => {
-      window.removeEventListener('online', online);
-      window.removeEventListener('focus', focus);
-    };
-  }, [queue]);
 
   // Closing or reloading the tab with actions not yet on the server asks first (they stay in storage either way).
   const unsaved = snapshot.pending > 0;
