@@ -1,7 +1,8 @@
 /**
  * The one HTTP layer: base path /api, bearer token, XSRF header, a single refresh-and-retry on 401,
  * and the spec's "Required parameter" check. No client timeout (spec §9): requests run until the
- * server answers or the caller aborts.
+ * server answers or the caller aborts. Features call the API through the typed client over it
+ * (api-client-typed.ts); `apiRequest` by a bare path is what that client replaced.
  */
 import { readCookie } from './storage';
 import { tokens } from './tokens';
@@ -197,20 +198,6 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   const body = await parseBody(response);
   if (!response.ok) throw new ApiError(response.status, body, options.method ?? 'GET', buildUrl(path, options.query));
   return body as T;
-}
-
-/** A binary answer (a series, an export file) with the same auth rules; errors as ApiError. */
-export async function apiBinary(path: string, options: RequestOptions = {}): Promise<Response> {
-  const response = await apiFetch(path, options);
-  if (!response.ok) {
-    throw new ApiError(
-      response.status,
-      await parseBody(response),
-      options.method ?? 'GET',
-      buildUrl(path, options.query),
-    );
-  }
-  return response;
 }
 
 /** Fetches a file (CSV, JSON output…) by URL; failures read 'GET {url} → {status}'. */
