@@ -1,7 +1,8 @@
 /**
  * The one HTTP layer: base path /api, bearer token, XSRF header, a single refresh-and-retry on 401,
  * and the spec's "Required parameter" check. No client timeout (spec §9): requests run until the
- * server answers or the caller aborts.
+ * server answers or the caller aborts. Features call the API through the typed client over it
+ * (api-client-typed.ts); `apiRequest` by a bare path is what that client replaced.
  */
 import { readCookie } from './storage';
 import { tokens } from './tokens';
@@ -70,15 +71,19 @@ export function setAuthLostHandler(handler: () => void) {
   onAuthLost = handler;
 }
 
-export function buildUrl(path: string, query?: Query): string {
-  const clean = path.replace(/^\/+/, '');
-  const url = `${API_BASE}/${clean}`;
-  if (!query) return url;
+/** The query string of a call, without empty values (undefined, null, ''). */
+export function queryString(query: Record<string, unknown> = {}): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
     if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
   }
-  const qs = params.toString();
+  return params.toString();
+}
+
+export function buildUrl(path: string, query?: Query): string {
+  const clean = path.replace(/^\/+/, '');
+  const url = `${API_BASE}/${clean}`;
+  const qs = query ? queryString(query) : '';
   return qs ? `${url}?${qs}` : url;
 }
 
@@ -92,7 +97,8 @@ export function requestHeaders(options: { json?: boolean; auth?: boolean }): Hea
   return headers;
 }
 
-async function parseBody(response: Response): Promise<unknown> {
+/** A response body as the app reads it: JSON when the server says so, else text; nothing for an empty body. */
+export async function parseBody(response: Response): Promise<unknown> {
   if (response.status === 204) return undefined;
   const text = await response.text();
   if (!text) return undefined;
@@ -138,25 +144,31 @@ export function refreshTokens(): Promise<boolean> {
   return refreshing;
 }
 
-/** Sends a call with the bearer token, one refresh-and-retry on 401; answers the raw response (any status). */
-export async function apiFetch(path: string, options: RequestOptions = {}): Promise<Response> {
-  const method = options.method ?? 'GET';
-  const url = buildUrl(path, options.query);
-  const auth = options.auth !== false;
+/** One request on the wire, its body already serialised. */
+export type WireRequest = {
+  method: string;
+  body?: BodyInit;
+  /** The body is JSON (sets Content-Type). */
+  json: boolean;
+  /** Send the bearer token and refresh on 401. */
+  auth: boolean;
+  signal?: AbortSignal | null;
+};
 
+/** Sends a request with the bearer token, one refresh-and-retry on 401; answers the raw response (any status). */
+export async function sendWithAuth(url: string, request: WireRequest): Promise<Response> {
   const send = () => {
     const init: RequestInit = {
-      method,
-      headers: requestHeaders({ json: options.body !== undefined && !options.form, auth }),
+      method: request.method,
+      headers: requestHeaders({ json: request.json, auth: request.auth }),
       credentials: 'same-origin',
     };
-    if (options.signal) init.signal = options.signal;
-    if (options.form) init.body = options.form;
-    else if (options.body !== undefined) init.body = JSON.stringify(options.body);
+    if (request.signal) init.signal = request.signal;
+    if (request.body !== undefined) init.body = request.body;
     return fetch(url, init);
   };
 
-  const hadToken = auth && tokens.access() !== null;
+  const hadToken = request.auth && tokens.access() !== null;
   let response = await send();
   if (response.status === 401 && hadToken) {
     // One refresh, one retry; a second failure ends the session.
@@ -169,25 +181,23 @@ export async function apiFetch(path: string, options: RequestOptions = {}): Prom
   return response;
 }
 
+/** Sends a call by its path under /api (see sendWithAuth). */
+export function apiFetch(path: string, options: RequestOptions = {}): Promise<Response> {
+  const json = options.body !== undefined && !options.form;
+  return sendWithAuth(buildUrl(path, options.query), {
+    method: options.method ?? 'GET',
+    body: options.form ?? (options.body !== undefined ? JSON.stringify(options.body) : undefined),
+    json,
+    auth: options.auth !== false,
+    signal: options.signal,
+  });
+}
+
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const response = await apiFetch(path, options);
   const body = await parseBody(response);
   if (!response.ok) throw new ApiError(response.status, body, options.method ?? 'GET', buildUrl(path, options.query));
   return body as T;
-}
-
-/** A binary answer (a series, an export file) with the same auth rules; errors as ApiError. */
-export async function apiBinary(path: string, options: RequestOptions = {}): Promise<Response> {
-  const response = await apiFetch(path, options);
-  if (!response.ok) {
-    throw new ApiError(
-      response.status,
-      await parseBody(response),
-      options.method ?? 'GET',
-      buildUrl(path, options.query),
-    );
-  }
-  return response;
 }
 
 /** Fetches a file (CSV, JSON output…) by URL; failures read 'GET {url} → {status}'. */

@@ -1,5 +1,5 @@
 import type { ApiRequestBody, ApiResponse } from '@app/api';
-import { apiBinary, apiRequest, requireParam } from '@/lib/api-client';
+import { api, apiDownload } from '@/lib/api-client-typed';
 import { saveResponse } from '@/lib/download';
 
 /** Shapes come from the server's OpenAPI document (packages/api). */
@@ -20,38 +20,40 @@ export interface AgreementVideoRef {
   videoUuid: string;
 }
 
-const videoBase = (ref: AgreementVideoRef, op: string) =>
-  `projects/${requireParam('projectUuid', ref.projectUuid, op)}/subjects/${requireParam('subjectUuid', ref.subjectUuid, op)}/videos/${requireParam('videoUuid', ref.videoUuid, op)}/`;
-const calibrateBase = (ref: AgreementVideoRef, analysisUuid: string, op: string) =>
-  `${videoBase(ref, op)}analysis/${requireParam('analysisUuid', analysisUuid, op)}/calibrate/`;
+const onVideo = (ref: AgreementVideoRef) => ({
+  project_uuid: ref.projectUuid,
+  subject_uuid: ref.subjectUuid,
+  video_uuid: ref.videoUuid,
+});
+const onRun = (ref: AgreementVideoRef, analysisUuid: string) => ({ ...onVideo(ref), analysis_uuid: analysisUuid });
 
 export type ExportFormat = 'csv' | 'xlsx';
 
 export const agreementApi = {
-  compare: (ref: AgreementVideoRef, body: AgreementBody) =>
-    apiRequest<AgreementReport>(`${videoBase(ref, 'agreementCompare')}agreement/`, {
-      method: 'POST',
-      body: requireParam('body', body, 'agreementCompare'),
+  compare: (ref: AgreementVideoRef, body: AgreementBody): Promise<AgreementReport> =>
+    api.POST('/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/agreement/', {
+      params: { path: onVideo(ref) },
+      body,
     }),
   exportReport: async (ref: AgreementVideoRef, body: AgreementBody, format: ExportFormat) => {
-    const response = await apiBinary(`${videoBase(ref, 'agreementExport')}agreement/export/`, {
-      method: 'POST',
-      query: { format },
-      body: requireParam('body', body, 'agreementExport'),
-    });
+    const response = await apiDownload(
+      'post',
+      '/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/agreement/export/',
+      { params: { path: onVideo(ref), query: { format } }, body },
+    );
     await saveResponse(response, `agreement.${format}`);
   },
-  calibrate: (ref: AgreementVideoRef, analysisUuid: string, body: CalibrateBody) =>
-    apiRequest<CalibrationResult>(calibrateBase(ref, analysisUuid, 'analysisCalibrate'), {
-      method: 'POST',
-      body: requireParam('body', body, 'analysisCalibrate'),
-    }),
+  calibrate: (ref: AgreementVideoRef, analysisUuid: string, body: CalibrateBody): Promise<CalibrationResult> =>
+    api.POST(
+      '/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/analysis/{analysis_uuid}/calibrate/',
+      { params: { path: onRun(ref, analysisUuid) }, body },
+    ),
   exportCurve: async (ref: AgreementVideoRef, analysisUuid: string, body: CalibrateBody, format: ExportFormat) => {
-    const response = await apiBinary(`${calibrateBase(ref, analysisUuid, 'analysisCalibrateExport')}export/`, {
-      method: 'POST',
-      query: { format },
-      body: requireParam('body', body, 'analysisCalibrateExport'),
-    });
+    const response = await apiDownload(
+      'post',
+      '/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/analysis/{analysis_uuid}/calibrate/export/',
+      { params: { path: onRun(ref, analysisUuid), query: { format } }, body },
+    );
     await saveResponse(response, `calibration.${format}`);
   },
 };

@@ -1,6 +1,7 @@
 import type { ApiRequestBody, ApiResponse } from '@app/api';
 import { queryOptions } from '@tanstack/react-query';
-import { apiBinary, apiRequest, type Page, requireParam } from '@/lib/api-client';
+import { type Page, requireParam } from '@/lib/api-client';
+import { api, apiDownload } from '@/lib/api-client-typed';
 import { saveResponse } from '@/lib/download';
 
 /** Shapes come from the server's OpenAPI document (packages/api). */
@@ -61,8 +62,14 @@ export const analysisKeys = {
   events: (analysisUuid: string) => [...analysisKeys.all, 'events', analysisUuid] as const,
 };
 
-const videoBase = (ref: VideoRef, op: string) =>
-  `projects/${requireParam('projectUuid', ref.projectUuid, op)}/subjects/${requireParam('subjectUuid', ref.subjectUuid, op)}/videos/${requireParam('videoUuid', ref.videoUuid, op)}/analysis/`;
+const videoPath = (ref: VideoRef) => ({
+  project_uuid: ref.projectUuid,
+  subject_uuid: ref.subjectUuid,
+  video_uuid: ref.videoUuid,
+});
+const onVideo = (ref: VideoRef) => ({ params: { path: videoPath(ref) } });
+const onRun = (ref: VideoRef, analysisUuid: string) => ({ path: { ...videoPath(ref), analysis_uuid: analysisUuid } });
+const RUN = '/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/analysis/{analysis_uuid}/';
 
 export const runRef = (run: Pick<AnalysisRun, 'project_uuid' | 'subject_uuid' | 'video_uuid'>): VideoRef => ({
   projectUuid: run.project_uuid,
@@ -82,72 +89,83 @@ async function float64(response: Response): Promise<Float64Array> {
 }
 
 export const analysisApi = {
-  list: (projectUuid: string, filters: RunFilters = {}) =>
-    apiRequest<Page<AnalysisRun>>(`projects/${requireParam('projectUuid', projectUuid, 'analysisList')}/analysis/`, {
-      query: { ...filters },
+  list: (projectUuid: string, filters: RunFilters = {}): Promise<Page<AnalysisRun>> =>
+    api.GET('/api/projects/{project_uuid}/analysis/', {
+      params: { path: { project_uuid: projectUuid }, query: { ...filters } },
     }),
-  retrieve: (ref: VideoRef, analysisUuid: string) =>
-    apiRequest<AnalysisRun>(
-      `${videoBase(ref, 'analysisRetrieve')}${requireParam('analysisUuid', analysisUuid, 'analysisRetrieve')}/`,
-    ),
-  create: (ref: VideoRef, body: CreateAnalysisBody) =>
-    apiRequest<AnalysisRun>(videoBase(ref, 'analysisCreate'), {
-      method: 'POST',
-      body: requireParam('body', body, 'analysisCreate'),
+  retrieve: (ref: VideoRef, analysisUuid: string): Promise<AnalysisRun> =>
+    api.GET(RUN, { params: onRun(ref, analysisUuid) }),
+  create: (ref: VideoRef, body: CreateAnalysisBody): Promise<AnalysisRun> =>
+    api.POST('/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/analysis/', {
+      ...onVideo(ref),
+      body,
     }),
-  preview: (ref: VideoRef, body: { parameters: Record<string, unknown>; start_s: number; length_s: number }) =>
-    apiRequest<Preview>(`${videoBase(ref, 'analysisCreatePreview')}create-preview/`, {
-      method: 'POST',
-      body: requireParam('body', body, 'analysisCreatePreview'),
+  preview: (
+    ref: VideoRef,
+    body: { parameters: Record<string, unknown>; start_s: number; length_s: number },
+  ): Promise<Preview> =>
+    api.POST('/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/analysis/create-preview/', {
+      ...onVideo(ref),
+      body,
     }),
-  revoke: (ref: VideoRef, analysisUuid: string) =>
-    apiRequest<AnalysisRun>(
-      `${videoBase(ref, 'analysisRevoke')}${requireParam('analysisUuid', analysisUuid, 'analysisRevoke')}/revoke/`,
-      { method: 'POST' },
+  revoke: (ref: VideoRef, analysisUuid: string): Promise<AnalysisRun> =>
+    api.POST(
+      '/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/analysis/{analysis_uuid}/revoke/',
+      { params: onRun(ref, analysisUuid) },
     ),
   /** Moves the run (revoked first if still running) and its events to the project's trash. */
-  destroy: (ref: VideoRef, analysisUuid: string) =>
-    apiRequest<void>(
-      `${videoBase(ref, 'analysisDestroy')}${requireParam('analysisUuid', analysisUuid, 'analysisDestroy')}/`,
-      { method: 'DELETE' },
-    ),
-  events: (ref: VideoRef, analysisUuid: string) =>
-    apiRequest<EventsAnswer>(`${videoBase(ref, 'analysisRetrieveEvents')}retrieve-events/`, {
-      query: { analysis_uuid: requireParam('analysisUuid', analysisUuid, 'analysisRetrieveEvents') },
+  destroy: (ref: VideoRef, analysisUuid: string): Promise<void> =>
+    api.DELETE(RUN, { params: onRun(ref, analysisUuid) }),
+  events: (ref: VideoRef, analysisUuid: string): Promise<EventsAnswer> =>
+    api.GET('/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/analysis/retrieve-events/', {
+      params: {
+        path: videoPath(ref),
+        query: { analysis_uuid: requireParam('analysisUuid', analysisUuid, 'analysisRetrieveEvents') },
+      },
     }),
-  updateEvents: (ref: VideoRef, body: UpdateEventsBody) =>
-    apiRequest<UpdateEventsAnswer>(`${videoBase(ref, 'analysisUpdateEvents')}update-events/`, {
-      method: 'POST',
-      body: requireParam('body', body, 'analysisUpdateEvents'),
+  updateEvents: (ref: VideoRef, body: UpdateEventsBody): Promise<UpdateEventsAnswer> =>
+    api.POST('/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/analysis/update-events/', {
+      ...onVideo(ref),
+      body,
     }),
-  timeseriesUrl: (ref: VideoRef, analysisUuid: string) =>
-    apiRequest<{ url: string; expires_at: string }>(
-      `${videoBase(ref, 'analysisRetrieveTimeseriesUrl')}retrieve-timeseries-url/`,
-      { query: { analysis_uuid: requireParam('analysisUuid', analysisUuid, 'analysisRetrieveTimeseriesUrl') } },
+  timeseriesUrl: (ref: VideoRef, analysisUuid: string): Promise<{ url: string; expires_at: string }> =>
+    api.GET(
+      '/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/analysis/retrieve-timeseries-url/',
+      {
+        params: {
+          path: videoPath(ref),
+          query: { analysis_uuid: requireParam('analysisUuid', analysisUuid, 'analysisRetrieveTimeseriesUrl') },
+        },
+      },
     ),
   /** The series as raw Float64 (one request for values; a second for times when the run has its own). */
   series: async (ref: VideoRef, analysisUuid: string): Promise<SeriesData> => {
-    const path = `${videoBase(ref, 'analysisSeries')}${requireParam('analysisUuid', analysisUuid, 'analysisSeries')}/series/`;
-    const response = await apiBinary(path);
+    const path =
+      '/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/analysis/{analysis_uuid}/series/';
+    const response = await apiDownload('get', path, { params: onRun(ref, analysisUuid) });
     const fps = Number(response.headers.get('x-fps')) || 30;
     const hasTimes = response.headers.get('x-has-times') === '1';
     const values = await float64(response);
-    const times = hasTimes ? await float64(await apiBinary(path, { query: { part: 'times' } })) : null;
+    const times = hasTimes
+      ? await float64(
+          await apiDownload('get', path, { params: { ...onRun(ref, analysisUuid), query: { part: 'times' } } }),
+        )
+      : null;
     return { values, times, fps };
   },
   /** Downloads a run's table (events or series) as CSV or XLSX through the browser. */
   download: async (ref: VideoRef, analysisUuid: string, table: 'events' | 'series', format: 'csv' | 'xlsx') => {
-    const response = await apiBinary(
-      `${videoBase(ref, 'analysisExport')}${requireParam('analysisUuid', analysisUuid, 'analysisExport')}/export/`,
-      { query: { table, format } },
+    const response = await apiDownload(
+      'get',
+      '/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/analysis/{analysis_uuid}/export/',
+      { params: { ...onRun(ref, analysisUuid), query: { table, format } } },
     );
     saveResponse(response, `${table}-${analysisUuid}.${format}`);
   },
   downloadSummary: async (projectUuid: string, format: 'csv' | 'xlsx') => {
-    const response = await apiBinary(
-      `projects/${requireParam('projectUuid', projectUuid, 'analysisExportSummary')}/analysis/export/`,
-      { query: { format } },
-    );
+    const response = await apiDownload('get', '/api/projects/{project_uuid}/analysis/export/', {
+      params: { path: { project_uuid: projectUuid }, query: { format } },
+    });
     saveResponse(response, `analysis-summary.${format}`);
   },
 };

@@ -1,6 +1,6 @@
 import type { ApiRequestBody, ApiResponse } from '@app/api';
 import { queryOptions } from '@tanstack/react-query';
-import { apiBinary, apiRequest, requireParam } from '@/lib/api-client';
+import { api, apiDownload } from '@/lib/api-client-typed';
 import type { Range, RangeChange } from './bouts';
 
 /** Shapes come from the server's OpenAPI document (packages/api). */
@@ -33,57 +33,73 @@ export const annotationKeys = {
   ranges: (trackUuid: string) => [...annotationKeys.all, 'ranges', trackUuid] as const,
 };
 
-const base = (ref: AnnotationVideoRef, op: string) =>
-  `projects/${requireParam('projectUuid', ref.projectUuid, op)}/subjects/${requireParam('subjectUuid', ref.subjectUuid, op)}/videos/${requireParam('videoUuid', ref.videoUuid, op)}/annotations/`;
-const track = (uuid: string, op: string) => requireParam('annotationConfigUuid', uuid, op);
+const videoPath = (ref: AnnotationVideoRef) => ({
+  project_uuid: ref.projectUuid,
+  subject_uuid: ref.subjectUuid,
+  video_uuid: ref.videoUuid,
+});
+const onVideo = (ref: AnnotationVideoRef) => ({ params: { path: videoPath(ref) } });
+const onTrack = (ref: AnnotationVideoRef, uuid: string) => ({
+  params: { path: { ...videoPath(ref), annotation_config_uuid: uuid } },
+});
 
 export const annotationsApi = {
-  tracks: (ref: AnnotationVideoRef) => apiRequest<Track[]>(`${base(ref, 'annotationsConfigList')}config/`),
-  createTrack: (ref: AnnotationVideoRef, body: CreateTrackBody) =>
-    apiRequest<Track>(`${base(ref, 'annotationsConfigCreate')}config/`, {
-      method: 'POST',
-      body: requireParam('body', body, 'annotationsConfigCreate'),
-    }),
-  updateTrack: (ref: AnnotationVideoRef, uuid: string, body: TrackChanges) =>
-    apiRequest<Track>(
-      `${base(ref, 'annotationsConfigPartialUpdate')}config/${track(uuid, 'annotationsConfigPartialUpdate')}/`,
-      {
-        method: 'PATCH',
-        body: requireParam('body', body, 'annotationsConfigPartialUpdate'),
-      },
+  tracks: (ref: AnnotationVideoRef): Promise<Track[]> =>
+    api.GET(
+      '/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/annotations/config/',
+      onVideo(ref),
     ),
-  deleteTrack: (ref: AnnotationVideoRef, uuid: string) =>
-    apiRequest<void>(`${base(ref, 'annotationsConfigDestroy')}config/${track(uuid, 'annotationsConfigDestroy')}/`, {
-      method: 'DELETE',
+  createTrack: (ref: AnnotationVideoRef, body: CreateTrackBody): Promise<Track> =>
+    api.POST('/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/annotations/config/', {
+      ...onVideo(ref),
+      body,
     }),
-  applyPresets: (ref: AnnotationVideoRef) =>
-    apiRequest<Track[]>(`${base(ref, 'annotationsConfigPresets')}config/presets/`, { method: 'POST' }),
-  presets: (projectUuid: string) =>
-    apiRequest<{ tracks: TrackPreset[] }>(
-      `projects/${requireParam('projectUuid', projectUuid, 'annotationsPresets')}/annotations/presets/`,
+  updateTrack: (ref: AnnotationVideoRef, uuid: string, body: TrackChanges): Promise<Track> =>
+    api.PATCH(
+      '/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/annotations/config/{annotation_config_uuid}/',
+      { ...onTrack(ref, uuid), body },
     ),
-  ranges: (ref: AnnotationVideoRef, uuid: string) =>
-    apiRequest<TrackRanges>(`${base(ref, 'annotationsRetrieve')}${track(uuid, 'annotationsRetrieve')}/`),
-  patchRanges: (ref: AnnotationVideoRef, uuid: string, version: number, change: RangeChange) =>
-    apiRequest<TrackRanges>(`${base(ref, 'annotationsPartialUpdate')}${track(uuid, 'annotationsPartialUpdate')}/`, {
-      method: 'PATCH',
-      body: { version, add: change.add, remove: change.remove },
-    }),
-  importCsv: (ref: AnnotationVideoRef, uuid: string, file: File, version: number) => {
+  deleteTrack: (ref: AnnotationVideoRef, uuid: string): Promise<void> =>
+    api.DELETE(
+      '/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/annotations/config/{annotation_config_uuid}/',
+      onTrack(ref, uuid),
+    ),
+  applyPresets: (ref: AnnotationVideoRef): Promise<Track[]> =>
+    api.POST(
+      '/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/annotations/config/presets/',
+      onVideo(ref),
+    ),
+  presets: (projectUuid: string): Promise<{ tracks: TrackPreset[] }> =>
+    api.GET('/api/projects/{project_uuid}/annotations/presets/', { params: { path: { project_uuid: projectUuid } } }),
+  ranges: (ref: AnnotationVideoRef, uuid: string): Promise<TrackRanges> =>
+    api.GET(
+      '/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/annotations/{annotation_config_uuid}/',
+      onTrack(ref, uuid),
+    ),
+  patchRanges: (ref: AnnotationVideoRef, uuid: string, version: number, change: RangeChange): Promise<TrackRanges> =>
+    api.PATCH(
+      '/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/annotations/{annotation_config_uuid}/',
+      { ...onTrack(ref, uuid), body: { version, add: change.add, remove: change.remove } },
+    ),
+  importCsv: (ref: AnnotationVideoRef, uuid: string, file: File, version: number): Promise<TrackRanges> => {
     const form = new FormData();
     form.set('version', String(version));
     form.set('file', file);
-    return apiRequest<TrackRanges>(`${base(ref, 'annotationsImport')}${track(uuid, 'annotationsImport')}/import/`, {
-      method: 'POST',
-      form,
-    });
+    return api.POST(
+      '/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/annotations/{annotation_config_uuid}/import/',
+      { ...onTrack(ref, uuid), body: form },
+    );
   },
   exportCsv: (ref: AnnotationVideoRef, uuid: string) =>
-    apiBinary(`${base(ref, 'annotationsExport')}${track(uuid, 'annotationsExport')}/export/`, {
-      query: { format: 'csv' },
-    }),
+    apiDownload(
+      'get',
+      '/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/annotations/{annotation_config_uuid}/export/',
+      { params: { ...onTrack(ref, uuid).params, query: { format: 'csv' } } },
+    ),
   exportBoris: (ref: AnnotationVideoRef) =>
-    apiBinary(`${base(ref, 'annotationsExportBoris')}export/`, { query: { format: 'boris' } }),
+    apiDownload('get', '/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/annotations/export/', {
+      params: { path: videoPath(ref), query: { format: 'boris' } },
+    }),
 };
 
 export const annotationQueries = {

@@ -1,5 +1,6 @@
 import type { ApiRequestBody, ApiResponse } from '@app/api';
-import { apiRequest, requireParam } from '@/lib/api-client';
+import { requireParam } from '@/lib/api-client';
+import { api } from '@/lib/api-client-typed';
 
 /** Shapes come from the server's OpenAPI document (packages/api). */
 export type User = ApiResponse<'/api/auth/user/', 'get'>;
@@ -18,31 +19,28 @@ export function displayName(user: Pick<User, 'email' | 'display_name' | 'get_dis
 }
 
 export const authApi = {
-  login: (body: { email: string; password: string }) =>
-    apiRequest<LoginResponse>('auth/login/', { method: 'POST', body: requireParam('body', body, 'authLogin') }),
-  logout: (refresh: string | null) =>
-    apiRequest<unknown>('auth/logout/', { method: 'POST', body: refresh ? { refresh } : {} }),
-  register: (body: RegisterBody) =>
-    apiRequest<unknown>('auth/register/', { method: 'POST', body: requireParam('body', body, 'authRegister') }),
-  resendEmail: (email: string) =>
-    apiRequest<unknown>('auth/register/resend-email/', { method: 'POST', body: { email } }),
-  verifyEmail: (key: string) =>
-    apiRequest<unknown>('auth/register/verify-email/', {
-      method: 'POST',
+  login: (body: { email: string; password: string }): Promise<LoginResponse> => api.POST('/api/auth/login/', { body }),
+  logout: (refresh: string | null): Promise<unknown> =>
+    api.POST('/api/auth/logout/', { body: refresh ? { refresh } : {} }),
+  register: (body: RegisterBody): Promise<unknown> => api.POST('/api/auth/register/', { body }),
+  resendEmail: (email: string): Promise<unknown> => api.POST('/api/auth/register/resend-email/', { body: { email } }),
+  verifyEmail: (key: string): Promise<unknown> =>
+    api.POST('/api/auth/register/verify-email/', {
       body: { key: requireParam('key', key, 'authRegisterVerifyEmail') },
     }),
-  resetPassword: (email: string) => apiRequest<unknown>('auth/password/reset/', { method: 'POST', body: { email } }),
-  confirmPasswordReset: (body: { uid: string; token: string; new_password1: string; new_password2: string }) =>
-    apiRequest<unknown>('auth/password/reset/confirm/', {
-      method: 'POST',
-      body: requireParam('body', body, 'authPasswordResetConfirm'),
-    }),
-  changePassword: (body: { old_password: string; new_password1: string; new_password2: string }) =>
-    apiRequest<Partial<TokenPair>>('auth/password/change/', {
-      method: 'POST',
-      body: requireParam('body', body, 'authPasswordChange'),
-    }),
-  user: () => apiRequest<User>('auth/user/'),
-  updateUser: (body: Partial<Pick<User, 'first_name' | 'last_name'>>) =>
-    apiRequest<User>('auth/user/', { method: 'PATCH', body: requireParam('body', body, 'authUserPartialUpdate') }),
+  resetPassword: (email: string): Promise<unknown> => api.POST('/api/auth/password/reset/', { body: { email } }),
+  confirmPasswordReset: (body: {
+    uid: string;
+    token: string;
+    new_password1: string;
+    new_password2: string;
+  }): Promise<unknown> => api.POST('/api/auth/password/reset/confirm/', { body }),
+  changePassword: (body: {
+    old_password: string;
+    new_password1: string;
+    new_password2: string;
+  }): Promise<Partial<TokenPair>> => api.POST('/api/auth/password/change/', { body }),
+  user: (): Promise<User> => api.GET('/api/auth/user/'),
+  updateUser: (body: Partial<Pick<User, 'first_name' | 'last_name'>>): Promise<User> =>
+    api.PATCH('/api/auth/user/', { body }),
 };

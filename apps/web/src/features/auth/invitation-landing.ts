@@ -1,6 +1,6 @@
 import type { ApiResponse } from '@app/api';
 import { useQuery } from '@tanstack/react-query';
-import { apiRequest, requireParam } from '@/lib/api-client';
+import { api } from '@/lib/api-client-typed';
 import type { FromState } from '@/routes/guards';
 
 /** What an invitation link tells a signed-out visitor: the project, who invited them, the e-mail invited. */
@@ -25,14 +25,16 @@ export function useInvitationLanding(state: unknown): InvitationLanding | null {
   const invitation = invitationFromState(state);
   const query = useQuery({
     queryKey: ['invitation-landing', invitation?.projectUuid, invitation?.invitationUuid],
-    queryFn: () =>
-      apiRequest<InvitationLanding>(
-        `projects/${requireParam('projectUuid', invitation?.projectUuid, 'invitationLanding')}/invitations/${requireParam(
-          'invitationUuid',
-          invitation?.invitationUuid,
-          'invitationLanding',
-        )}/landing/`,
-      ),
+    queryFn: (): Promise<InvitationLanding> =>
+      api.GET('/api/projects/{project_uuid}/invitations/{invitation_uuid}/landing/', {
+        params: {
+          // enabled only with an invitation; a missing one fails with the spec's "Required parameter".
+          path: {
+            project_uuid: invitation?.projectUuid as string,
+            invitation_uuid: invitation?.invitationUuid as string,
+          },
+        },
+      }),
     enabled: invitation !== null,
     retry: false,
   });

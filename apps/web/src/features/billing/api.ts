@@ -1,21 +1,17 @@
 import type { ApiResponse } from '@app/api';
 import { useMutation } from '@tanstack/react-query';
 import type { Project } from '@/features/projects/api';
-import { apiRequest, requireParam } from '@/lib/api-client';
+import { api } from '@/lib/api-client-typed';
 
 type Redirect = ApiResponse<'/api/projects/{project_uuid}/subscriptions/checkout/', 'post'>;
 
 export const billingApi = {
-  checkout: (projectUuid: string) =>
-    apiRequest<Redirect>(
-      `projects/${requireParam('projectUuid', projectUuid, 'projectsSubscriptionsCheckout')}/subscriptions/checkout/`,
-      { method: 'POST' },
-    ),
-  portal: (projectUuid: string) =>
-    apiRequest<Redirect>(
-      `projects/${requireParam('projectUuid', projectUuid, 'projectsSubscriptionsPortal')}/subscriptions/portal/`,
-      { method: 'POST' },
-    ),
+  checkout: (projectUuid: string): Promise<Redirect> =>
+    api.POST('/api/projects/{project_uuid}/subscriptions/checkout/', {
+      params: { path: { project_uuid: projectUuid } },
+    }),
+  portal: (projectUuid: string): Promise<Redirect> =>
+    api.POST('/api/projects/{project_uuid}/subscriptions/portal/', { params: { path: { project_uuid: projectUuid } } }),
 };
 
 /** Stripe's hosted pages live elsewhere: the browser goes there and comes back to the project page. */

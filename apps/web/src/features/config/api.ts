@@ -1,6 +1,7 @@
 import type { ApiResponse } from '@app/api';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { ApiError, apiRequest } from '@/lib/api-client';
+import { ApiError } from '@/lib/api-client';
+import { api } from '@/lib/api-client-typed';
 
 /** The subset of GET /api/config/ the app reads. */
 export type AppConfig = Pick<
@@ -19,7 +20,8 @@ export const configQuery = queryOptions({
   queryKey: ['config'] as const,
   queryFn: async (): Promise<AppConfig> => {
     try {
-      const data = await apiRequest<Partial<AppConfig>>('config/', { auth: false });
+      // An older server may leave fields out: the defaults fill them.
+      const data: Partial<AppConfig> = await api.GET('/api/config/', { auth: false });
       return { ...DEFAULT_CONFIG, ...data };
     } catch (error) {
       // An older server without the endpoint: use the defaults.

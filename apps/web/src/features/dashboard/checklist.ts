@@ -1,6 +1,6 @@
 import type { ApiResponse } from '@app/api';
 import { queryOptions } from '@tanstack/react-query';
-import { apiRequest, requireParam } from '@/lib/api-client';
+import { api } from '@/lib/api-client-typed';
 import { readStorage, writeStorage } from '@/lib/storage';
 
 /** The project's getting-started facts, from `GET /projects/{p}/checklist/`. */
@@ -15,10 +15,8 @@ export const checklistQueries = {
   project: (projectUuid: string) =>
     queryOptions({
       queryKey: checklistKeys.project(projectUuid),
-      queryFn: () =>
-        apiRequest<ProjectChecklist>(
-          `projects/${requireParam('projectUuid', projectUuid, 'projectChecklist')}/checklist/`,
-        ),
+      queryFn: (): Promise<ProjectChecklist> =>
+        api.GET('/api/projects/{project_uuid}/checklist/', { params: { path: { project_uuid: projectUuid } } }),
       // Every tool changes these facts; the dashboard asks again each time it opens rather than tracking them all.
       refetchOnMount: 'always',
     }),

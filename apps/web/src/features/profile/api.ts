@@ -1,16 +1,14 @@
 import { authApi, type User } from '@/features/auth/api';
-import { apiRequest, requireParam } from '@/lib/api-client';
+import { requireParam } from '@/lib/api-client';
+import { api, idParam } from '@/lib/api-client-typed';
 
 export const profileApi = {
-  uploadAvatar: (file: File) => {
+  uploadAvatar: (file: File): Promise<User> => {
     const form = new FormData();
     form.append('avatar', requireParam('avatar', file, 'usersProfileUploadAvatar'));
-    return apiRequest<User>('users/profile/upload_avatar/', { method: 'POST', form });
+    return api.POST('/api/users/profile/upload_avatar/', { body: form });
   },
-  updateNames: (id: User['id'], body: Pick<User, 'first_name' | 'last_name'>) =>
-    apiRequest<User>(`users/profile/${requireParam('id', id, 'usersProfilePartialUpdate')}/`, {
-      method: 'PATCH',
-      body: requireParam('body', body, 'usersProfilePartialUpdate'),
-    }),
+  updateNames: (id: User['id'], body: Pick<User, 'first_name' | 'last_name'>): Promise<User> =>
+    api.PATCH('/api/users/profile/{id}/', { params: { path: { id: idParam(id) } }, body }),
   changePassword: authApi.changePassword,
 };

@@ -5,14 +5,13 @@ import { Link } from 'react-router';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { apiRequest } from '@/lib/api-client';
+import { api } from '@/lib/api-client-typed';
 
 export type PendingInvitation = ApiResponse<'/api/users/profile/pending-invitations/', 'get'>['results'][number];
 
 export const pendingInvitationsQuery = queryOptions({
   queryKey: ['invitations', 'pending'] as const,
-  queryFn: () =>
-    apiRequest<ApiResponse<'/api/users/profile/pending-invitations/', 'get'>>('users/profile/pending-invitations/'),
+  queryFn: () => api.GET('/api/users/profile/pending-invitations/'),
 });
 
 /** Invitations waiting for the signed-in user; each opens the accept-invite route. */

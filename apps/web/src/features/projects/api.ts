@@ -1,6 +1,7 @@
 import type { ApiRequestBody, ApiResponse } from '@app/api';
 import { queryOptions } from '@tanstack/react-query';
-import { apiRequest, type ListParams, type Page, requireParam } from '@/lib/api-client';
+import { type ListParams, type Page, requireParam } from '@/lib/api-client';
+import { api } from '@/lib/api-client-typed';
 
 /** Shapes come from the server's OpenAPI document (packages/api). */
 export type Project = ApiResponse<'/api/projects/{project_uuid}/', 'get'>;
@@ -19,44 +20,34 @@ export const projectKeys = {
   detail: (uuid: string) => [...projectKeys.details(), uuid] as const,
 };
 
+const PROJECT = '/api/projects/{project_uuid}/';
+const at = (projectUuid: string) => ({ params: { path: { project_uuid: projectUuid } } });
+
 export const projectsApi = {
-  list: (params: ListParams = {}) => apiRequest<Page<Project>>('projects/', { query: params }),
-  retrieve: (projectUuid: string) =>
-    apiRequest<Project>(`projects/${requireParam('projectUuid', projectUuid, 'projectsRetrieve')}/`),
-  create: (body: CreateProjectBody) =>
-    apiRequest<Project>('projects/', { method: 'POST', body: requireParam('body', body, 'projectsCreate') }),
+  list: (params: ListParams = {}): Promise<Page<Project>> => api.GET('/api/projects/', { params: { query: params } }),
+  retrieve: (projectUuid: string): Promise<Project> => api.GET(PROJECT, at(projectUuid)),
+  create: (body: CreateProjectBody): Promise<Project> => api.POST('/api/projects/', { body }),
   /** The app's partial update sends metadata.description only (spec §7). */
-  updateDescription: (projectUuid: string, description: string) =>
-    apiRequest<Project>(`projects/${requireParam('projectUuid', projectUuid, 'projectsPartialUpdate')}/`, {
-      method: 'PATCH',
-      body: { metadata: { description } },
-    }),
+  updateDescription: (projectUuid: string, description: string): Promise<Project> =>
+    api.PATCH(PROJECT, { ...at(projectUuid), body: { metadata: { description } } }),
   /** Moves the project to the trash; the server asks for its name, typed by the user. */
-  destroy: (projectUuid: string, confirmName: string) =>
-    apiRequest<void>(`projects/${requireParam('projectUuid', projectUuid, 'projectsDestroy')}/`, {
-      method: 'DELETE',
-      query: { confirm_name: requireParam('confirmName', confirmName, 'projectsDestroy') },
+  destroy: (projectUuid: string, confirmName: string): Promise<void> =>
+    api.DELETE(PROJECT, {
+      params: {
+        path: { project_uuid: projectUuid },
+        query: { confirm_name: requireParam('confirmName', confirmName, 'projectsDestroy') },
+      },
     }),
-  uploadLogo: (projectUuid: string, file: File) => {
+  uploadLogo: (projectUuid: string, file: File): Promise<Project> => {
     const form = new FormData();
     form.append('logo', requireParam('logo', file, 'projectsUploadLogo'));
-    return apiRequest<Project>(
-      `projects/${requireParam('projectUuid', projectUuid, 'projectsUploadLogo')}/upload_logo/`,
-      {
-        method: 'POST',
-        form,
-      },
-    );
+    return api.POST('/api/projects/{project_uuid}/upload_logo/', { ...at(projectUuid), body: form });
   },
-  acceptInvitation: (projectUuid: string, invitationUuid: string) =>
-    apiRequest<unknown>(
-      `projects/${requireParam('projectUuid', projectUuid, 'projectsInvitationsAccept')}/invitations/${requireParam(
-        'invitationUuid',
-        invitationUuid,
-        'projectsInvitationsAccept',
-      )}/accept/`,
-      { method: 'POST', body: {} },
-    ),
+  acceptInvitation: (projectUuid: string, invitationUuid: string): Promise<unknown> =>
+    api.POST('/api/projects/{project_uuid}/invitations/{invitation_uuid}/accept/', {
+      params: { path: { project_uuid: projectUuid, invitation_uuid: invitationUuid } },
+      body: {},
+    }),
 };
 
 export const projectQueries = {

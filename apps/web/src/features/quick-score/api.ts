@@ -1,7 +1,8 @@
 import type { ApiResponse } from '@app/api';
 import { queryOptions } from '@tanstack/react-query';
 import type { VideoRef } from '@/features/analysis/api';
-import { apiRequest, buildUrl, type Page, requestHeaders, requireParam } from '@/lib/api-client';
+import { type Page, requestHeaders, requireParam } from '@/lib/api-client';
+import { api, apiUrl } from '@/lib/api-client-typed';
 
 type PositionPath =
   '/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/analysis/{analysis_uuid}/review-position/';
@@ -16,20 +17,26 @@ export const quickScoreKeys = {
   labels: (projectUuid: string) => [...quickScoreKeys.all, 'labels', projectUuid] as const,
 };
 
-const positionPath = (ref: VideoRef, analysisUuid: string, op: string) =>
-  `projects/${requireParam('projectUuid', ref.projectUuid, op)}/subjects/${requireParam('subjectUuid', ref.subjectUuid, op)}/videos/${requireParam('videoUuid', ref.videoUuid, op)}/analysis/${requireParam('analysisUuid', analysisUuid, op)}/review-position/`;
+const POSITION =
+  '/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/analysis/{analysis_uuid}/review-position/';
+const at = (ref: VideoRef, analysisUuid: string) => ({
+  params: {
+    path: {
+      project_uuid: ref.projectUuid,
+      subject_uuid: ref.subjectUuid,
+      video_uuid: ref.videoUuid,
+      analysis_uuid: analysisUuid,
+    },
+  },
+});
 
 export const quickScoreApi = {
-  position: (ref: VideoRef, analysisUuid: string) =>
-    apiRequest<ReviewPosition>(positionPath(ref, analysisUuid, 'analysisReviewPositionRetrieve')),
-  savePosition: (ref: VideoRef, analysisUuid: string, eventId: number) =>
-    apiRequest<ReviewPosition>(positionPath(ref, analysisUuid, 'analysisReviewPositionUpdate'), {
-      method: 'PUT',
-      body: { event_id: eventId },
-    }),
+  position: (ref: VideoRef, analysisUuid: string): Promise<ReviewPosition> => api.GET(POSITION, at(ref, analysisUuid)),
+  savePosition: (ref: VideoRef, analysisUuid: string, eventId: number): Promise<ReviewPosition> =>
+    api.PUT(POSITION, { ...at(ref, analysisUuid), body: { event_id: eventId } }),
   /** The same PUT, for a page that is going away: `keepalive` lets it finish after the tab closed. */
   savePositionOnExit: (ref: VideoRef, analysisUuid: string, eventId: number) => {
-    void fetch(buildUrl(positionPath(ref, analysisUuid, 'analysisReviewPositionUpdate')), {
+    void fetch(apiUrl('put', POSITION, { ...at(ref, analysisUuid), body: { event_id: eventId } }), {
       method: 'PUT',
       headers: requestHeaders({ json: true }),
       body: JSON.stringify({ event_id: eventId }),
@@ -39,17 +46,18 @@ export const quickScoreApi = {
   },
   /** Every label of the project, by name (a few pages at most). */
   labels: async (projectUuid: string): Promise<string[]> => {
-    const path = `projects/${requireParam('projectUuid', projectUuid, 'labelsList')}/labels/`;
     const names: string[] = [];
     for (let page = 1; ; page++) {
-      const answer = await apiRequest<Page<ProjectLabel>>(path, { query: { page, page_size: LABEL_PAGE } });
+      const answer: Page<ProjectLabel> = await api.GET('/api/projects/{project_uuid}/labels/', {
+        params: { path: { project_uuid: projectUuid }, query: { page, page_size: LABEL_PAGE } },
+      });
       names.push(...answer.results.map((label) => label.name));
       if (!answer.next) return names;
     }
   },
-  createLabel: (projectUuid: string, name: string) =>
-    apiRequest<ProjectLabel>(`projects/${requireParam('projectUuid', projectUuid, 'labelsCreate')}/labels/`, {
-      method: 'POST',
+  createLabel: (projectUuid: string, name: string): Promise<ProjectLabel> =>
+    api.POST('/api/projects/{project_uuid}/labels/', {
+      params: { path: { project_uuid: projectUuid } },
       body: { name: requireParam('name', name, 'labelsCreate') },
     }),
 };

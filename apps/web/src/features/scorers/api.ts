@@ -1,7 +1,7 @@
 import type { ApiResponse } from '@app/api';
 import { queryOptions } from '@tanstack/react-query';
 import type { EventsAnswer, UpdateEventsAnswer, UpdateEventsBody, VideoRef } from '@/features/analysis/api';
-import { apiRequest, requireParam } from '@/lib/api-client';
+import { api } from '@/lib/api-client-typed';
 
 type ScorersPath =
   '/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/analysis/{analysis_uuid}/scorers/';
@@ -10,8 +10,20 @@ export type Scorers = ApiResponse<ScorersPath, 'get'>;
 /** Which events Quick Score reviews: the caller's own blind scoring, or the run's events (the consensus). */
 export type ScoringMode = 'mine' | 'consensus';
 
-const runBase = (ref: VideoRef, analysisUuid: string, op: string) =>
-  `projects/${requireParam('projectUuid', ref.projectUuid, op)}/subjects/${requireParam('subjectUuid', ref.subjectUuid, op)}/videos/${requireParam('videoUuid', ref.videoUuid, op)}/analysis/${requireParam('analysisUuid', analysisUuid, op)}/`;
+const SCORERS =
+  '/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/analysis/{analysis_uuid}/scorers/';
+const MY_SCORING =
+  '/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/analysis/{analysis_uuid}/my-scoring/';
+const at = (ref: VideoRef, analysisUuid: string) => ({
+  params: {
+    path: {
+      project_uuid: ref.projectUuid,
+      subject_uuid: ref.subjectUuid,
+      video_uuid: ref.videoUuid,
+      analysis_uuid: analysisUuid,
+    },
+  },
+});
 
 export const scorerKeys = {
   all: ['scorers'] as const,
@@ -20,23 +32,20 @@ export const scorerKeys = {
 
 /** Blind second scoring (ADR 014). */
 export const scorerApi = {
-  list: (ref: VideoRef, analysisUuid: string) =>
-    apiRequest<Scorers>(`${runBase(ref, analysisUuid, 'scorersList')}scorers/`),
-  start: (ref: VideoRef, analysisUuid: string) =>
-    apiRequest<Scorers>(`${runBase(ref, analysisUuid, 'scorersCreate')}scorers/`, { method: 'POST' }),
-  mine: (ref: VideoRef, analysisUuid: string) =>
-    apiRequest<EventsAnswer>(`${runBase(ref, analysisUuid, 'myScoringRetrieve')}my-scoring/`),
-  update: (ref: VideoRef, analysisUuid: string, body: UpdateEventsBody) =>
-    apiRequest<UpdateEventsAnswer>(`${runBase(ref, analysisUuid, 'myScoringUpdate')}my-scoring/update-events/`, {
-      method: 'POST',
-      body: requireParam('body', body, 'myScoringUpdate'),
-    }),
+  list: (ref: VideoRef, analysisUuid: string): Promise<Scorers> => api.GET(SCORERS, at(ref, analysisUuid)),
+  start: (ref: VideoRef, analysisUuid: string): Promise<Scorers> => api.POST(SCORERS, at(ref, analysisUuid)),
+  mine: (ref: VideoRef, analysisUuid: string): Promise<EventsAnswer> => api.GET(MY_SCORING, at(ref, analysisUuid)),
+  update: (ref: VideoRef, analysisUuid: string, body: UpdateEventsBody): Promise<UpdateEventsAnswer> =>
+    api.POST(
+      '/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/analysis/{analysis_uuid}/my-scoring/update-events/',
+      { ...at(ref, analysisUuid), body },
+    ),
   /** Settles a difference in the consensus: the event takes that scorer's scoring of it, or (null) stays. */
-  resolve: (ref: VideoRef, analysisUuid: string, eventId: number, scorerId: number | null) =>
-    apiRequest<EventsAnswer>(`${runBase(ref, analysisUuid, 'consensusResolve')}consensus/resolve/`, {
-      method: 'POST',
-      body: { event_id: eventId, scorer_id: scorerId },
-    }),
+  resolve: (ref: VideoRef, analysisUuid: string, eventId: number, scorerId: number | null): Promise<EventsAnswer> =>
+    api.POST(
+      '/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/analysis/{analysis_uuid}/consensus/resolve/',
+      { ...at(ref, analysisUuid), body: { event_id: eventId, scorer_id: scorerId } },
+    ),
 };
 
 export const scorerQueries = {

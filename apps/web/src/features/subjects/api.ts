@@ -1,6 +1,7 @@
 import type { ApiRequestBody, ApiResponse } from '@app/api';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { apiRequest, type ListParams, type Page, requireParam } from '@/lib/api-client';
+import { type ListParams, type Page, requireParam } from '@/lib/api-client';
+import { api } from '@/lib/api-client-typed';
 
 /** Shapes come from the server's OpenAPI document (packages/api). */
 export type Subject = ApiResponse<'/api/projects/{project_uuid}/subjects/{subject_uuid}/', 'get'>;
@@ -17,35 +18,26 @@ export const subjectKeys = {
   detail: (projectUuid: string, subjectUuid: string) => [...subjectKeys.details(), projectUuid, subjectUuid] as const,
 };
 
-const base = (projectUuid: string, op: string) => `projects/${requireParam('projectUuid', projectUuid, op)}/subjects/`;
+const SUBJECTS = '/api/projects/{project_uuid}/subjects/';
+const SUBJECT = '/api/projects/{project_uuid}/subjects/{subject_uuid}/';
+const at = (projectUuid: string, subjectUuid: string) => ({
+  params: { path: { project_uuid: projectUuid, subject_uuid: subjectUuid } },
+});
 
 export const subjectsApi = {
-  list: (projectUuid: string, params: ListParams = {}) =>
-    apiRequest<Page<Subject>>(base(projectUuid, 'subjectsList'), { query: params }),
-  retrieve: (projectUuid: string, subjectUuid: string) =>
-    apiRequest<Subject>(
-      `${base(projectUuid, 'subjectsRetrieve')}${requireParam('subjectUuid', subjectUuid, 'subjectsRetrieve')}/`,
-    ),
-  create: (projectUuid: string, body: SubjectBody) =>
-    apiRequest<Subject>(base(projectUuid, 'subjectsCreate'), {
-      method: 'POST',
-      body: requireParam('body', body, 'subjectsCreate'),
-    }),
-  update: (projectUuid: string, subjectUuid: string, body: Partial<SubjectBody>) =>
-    apiRequest<Subject>(
-      `${base(projectUuid, 'subjectsPartialUpdate')}${requireParam('subjectUuid', subjectUuid, 'subjectsPartialUpdate')}/`,
-      { method: 'PATCH', body: requireParam('body', body, 'subjectsPartialUpdate') },
-    ),
-  destroy: (projectUuid: string, subjectUuid: string) =>
-    apiRequest<void>(
-      `${base(projectUuid, 'subjectsDestroy')}${requireParam('subjectUuid', subjectUuid, 'subjectsDestroy')}/`,
-      {
-        method: 'DELETE',
-      },
-    ),
-  bulkDelete: (projectUuid: string, subjectUuids: string[]) =>
-    apiRequest<void>(`${base(projectUuid, 'subjectsBulkDelete')}bulk-delete/`, {
-      method: 'POST',
+  list: (projectUuid: string, params: ListParams = {}): Promise<Page<Subject>> =>
+    api.GET(SUBJECTS, { params: { path: { project_uuid: projectUuid }, query: params } }),
+  retrieve: (projectUuid: string, subjectUuid: string): Promise<Subject> =>
+    api.GET(SUBJECT, at(projectUuid, subjectUuid)),
+  create: (projectUuid: string, body: SubjectBody): Promise<Subject> =>
+    api.POST(SUBJECTS, { params: { path: { project_uuid: projectUuid } }, body }),
+  update: (projectUuid: string, subjectUuid: string, body: Partial<SubjectBody>): Promise<Subject> =>
+    api.PATCH(SUBJECT, { ...at(projectUuid, subjectUuid), body }),
+  destroy: (projectUuid: string, subjectUuid: string): Promise<void> =>
+    api.DELETE(SUBJECT, at(projectUuid, subjectUuid)),
+  bulkDelete: (projectUuid: string, subjectUuids: string[]): Promise<void> =>
+    api.POST('/api/projects/{project_uuid}/subjects/bulk-delete/', {
+      params: { path: { project_uuid: projectUuid } },
       body: { subject_uuids: requireParam('subjectUuids', subjectUuids, 'subjectsBulkDelete') },
     }),
 };

@@ -1,6 +1,7 @@
 import type { ApiRequestBody, ApiResponse } from '@app/api';
 import { queryOptions } from '@tanstack/react-query';
-import { apiRequest, type Page, requireParam } from '@/lib/api-client';
+import { type Page, requireParam } from '@/lib/api-client';
+import { api, idParam } from '@/lib/api-client-typed';
 
 /** Shapes come from the server's OpenAPI document (packages/api). */
 export type Member = ApiResponse<'/api/projects/{project_uuid}/members/', 'get'>['results'][number];
@@ -27,51 +28,45 @@ export const teamKeys = {
   invitations: (projectUuid: string) => [...teamKeys.all, 'invitations', projectUuid] as const,
 };
 
-const project = (uuid: string, operation: string) => requireParam('projectUuid', uuid, operation);
+const at = (projectUuid: string) => ({ path: { project_uuid: projectUuid } });
+const member = (projectUuid: string, userId: number) => ({
+  params: { path: { project_uuid: projectUuid, user_id: idParam(userId) } },
+});
+const invitation = (projectUuid: string, invitationUuid: string) => ({
+  params: { path: { project_uuid: projectUuid, invitation_uuid: invitationUuid } },
+});
 
 export const teamApi = {
-  members: (projectUuid: string) =>
-    apiRequest<Page<Member>>(`projects/${project(projectUuid, 'projectsMembersList')}/members/`, {
-      query: { page_size: TEAM_PAGE },
+  members: (projectUuid: string): Promise<Page<Member>> =>
+    api.GET('/api/projects/{project_uuid}/members/', {
+      params: { ...at(projectUuid), query: { page_size: TEAM_PAGE } },
     }),
-  changeRole: (projectUuid: string, userId: number, role: AssignableRole) =>
-    apiRequest<Member>(
-      `projects/${project(projectUuid, 'projectsMembersPartialUpdate')}/members/${requireParam('userId', userId, 'projectsMembersPartialUpdate')}/`,
-      { method: 'PATCH', body: { role } },
-    ),
+  changeRole: (projectUuid: string, userId: number, role: AssignableRole): Promise<Member> =>
+    api.PATCH('/api/projects/{project_uuid}/members/{user_id}/', { ...member(projectUuid, userId), body: { role } }),
   /** Removes a member; on one's own id, leaves the project. */
-  removeMember: (projectUuid: string, userId: number) =>
-    apiRequest<void>(
-      `projects/${project(projectUuid, 'projectsMembersDestroy')}/members/${requireParam('userId', userId, 'projectsMembersDestroy')}/`,
-      { method: 'DELETE' },
-    ),
-  transferOwnership: (projectUuid: string, userId: number) =>
-    apiRequest<unknown>(
-      `projects/${project(projectUuid, 'projectsMembersTransferOwnership')}/members/transfer-ownership/`,
-      {
-        method: 'POST',
-        body: { user_id: requireParam('userId', userId, 'projectsMembersTransferOwnership') },
-      },
-    ),
-  invitations: (projectUuid: string) =>
-    apiRequest<Page<Invitation>>(`projects/${project(projectUuid, 'projectsInvitationsList')}/invitations/`, {
-      query: { page_size: TEAM_PAGE, ordering: '-created_at' },
+  removeMember: (projectUuid: string, userId: number): Promise<void> =>
+    api.DELETE('/api/projects/{project_uuid}/members/{user_id}/', member(projectUuid, userId)),
+  transferOwnership: (projectUuid: string, userId: number): Promise<unknown> =>
+    api.POST('/api/projects/{project_uuid}/members/transfer-ownership/', {
+      params: at(projectUuid),
+      body: { user_id: requireParam('userId', userId, 'projectsMembersTransferOwnership') },
     }),
-  invite: (projectUuid: string, body: CreateInvitationBody) =>
-    apiRequest<Invitation>(`projects/${project(projectUuid, 'projectsInvitationsCreate')}/invitations/`, {
-      method: 'POST',
-      body: requireParam('body', body, 'projectsInvitationsCreate'),
+  invitations: (projectUuid: string): Promise<Page<Invitation>> =>
+    api.GET('/api/projects/{project_uuid}/invitations/', {
+      params: { ...at(projectUuid), query: { page_size: TEAM_PAGE, ordering: '-created_at' } },
     }),
-  resend: (projectUuid: string, invitationUuid: string) =>
-    apiRequest<Invitation>(
-      `projects/${project(projectUuid, 'projectsInvitationsResend')}/invitations/${requireParam('invitationUuid', invitationUuid, 'projectsInvitationsResend')}/resend/`,
-      { method: 'POST' },
+  invite: (projectUuid: string, body: CreateInvitationBody): Promise<Invitation> =>
+    api.POST('/api/projects/{project_uuid}/invitations/', { params: at(projectUuid), body }),
+  resend: (projectUuid: string, invitationUuid: string): Promise<Invitation> =>
+    api.POST(
+      '/api/projects/{project_uuid}/invitations/{invitation_uuid}/resend/',
+      invitation(projectUuid, invitationUuid),
     ),
-  revoke: (projectUuid: string, invitationUuid: string) =>
-    apiRequest<Invitation>(
-      `projects/${project(projectUuid, 'projectsInvitationsPartialUpdate')}/invitations/${requireParam('invitationUuid', invitationUuid, 'projectsInvitationsPartialUpdate')}/`,
-      { method: 'PATCH', body: { status: 'revoked' } },
-    ),
+  revoke: (projectUuid: string, invitationUuid: string): Promise<Invitation> =>
+    api.PATCH('/api/projects/{project_uuid}/invitations/{invitation_uuid}/', {
+      ...invitation(projectUuid, invitationUuid),
+      body: { status: 'revoked' },
+    }),
 };
 
 export const teamQueries = {

@@ -1,7 +1,8 @@
 import type { ApiResponse } from '@app/api';
 import { queryOptions } from '@tanstack/react-query';
 import type { Project } from '@/features/projects/api';
-import { apiRequest, type ListParams, type Page, requireParam } from '@/lib/api-client';
+import type { ListParams, Page } from '@/lib/api-client';
+import { api } from '@/lib/api-client-typed';
 
 // Shapes come from the server's OpenAPI document (packages/api).
 /** One deleted object kept in a project's trash (GET /projects/{p}/trash/), with what it took along. */
@@ -20,21 +21,22 @@ export const trashKeys = {
   deletedProjects: () => [...trashKeys.all, 'deleted-projects'] as const,
 };
 
-const base = (projectUuid: string, op: string) => `projects/${requireParam('projectUuid', projectUuid, op)}/`;
+const at = (projectUuid: string) => ({ params: { path: { project_uuid: projectUuid } } });
 
 export const trashApi = {
-  list: (projectUuid: string, params: ListParams = {}) =>
-    apiRequest<Page<TrashItem>>(`${base(projectUuid, 'trashList')}trash/`, { query: params }),
-  restore: (projectUuid: string, itemUuid: string) =>
-    apiRequest<unknown>(
-      `${base(projectUuid, 'trashRestore')}trash/${requireParam('itemUuid', itemUuid, 'trashRestore')}/restore/`,
-      { method: 'POST', body: {} },
-    ),
-  empty: (projectUuid: string) => apiRequest<unknown>(`${base(projectUuid, 'trashEmpty')}trash/`, { method: 'DELETE' }),
+  list: (projectUuid: string, params: ListParams = {}): Promise<Page<TrashItem>> =>
+    api.GET('/api/projects/{project_uuid}/trash/', { params: { path: { project_uuid: projectUuid }, query: params } }),
+  restore: (projectUuid: string, itemUuid: string): Promise<unknown> =>
+    api.POST('/api/projects/{project_uuid}/trash/{item_uuid}/restore/', {
+      params: { path: { project_uuid: projectUuid, item_uuid: itemUuid } },
+      body: {},
+    }),
+  empty: (projectUuid: string): Promise<unknown> => api.DELETE('/api/projects/{project_uuid}/trash/', at(projectUuid)),
   /** The signed-in owner's deleted projects. */
-  deletedProjects: () => apiRequest<Page<DeletedProject>>('projects/', { query: { deleted: true, page_size: 100 } }),
-  restoreProject: (projectUuid: string) =>
-    apiRequest<Project>(`${base(projectUuid, 'projectsRestore')}restore/`, { method: 'POST', body: {} }),
+  deletedProjects: (): Promise<Page<DeletedProject>> =>
+    api.GET('/api/projects/', { params: { query: { deleted: 'true', page_size: 100 } } }),
+  restoreProject: (projectUuid: string): Promise<Project> =>
+    api.POST('/api/projects/{project_uuid}/restore/', { ...at(projectUuid), body: {} }),
 };
 
 export const trashQueries = {

@@ -1,6 +1,7 @@
 import type { ApiResponse } from '@app/api';
 import { queryOptions } from '@tanstack/react-query';
-import { apiRequest, type ListParams, type Page, requireParam } from '@/lib/api-client';
+import { type ListParams, type Page, requireParam } from '@/lib/api-client';
+import { api } from '@/lib/api-client-typed';
 
 /** Shapes come from the server's OpenAPI document (packages/api). */
 export type Video = ApiResponse<'/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/', 'get'>;
@@ -24,43 +25,32 @@ export const videoKeys = {
     [...videoKeys.details(), projectUuid, subjectUuid, videoUuid] as const,
 };
 
-const base = (projectUuid: string, subjectUuid: string, op: string) =>
-  `projects/${requireParam('projectUuid', projectUuid, op)}/subjects/${requireParam('subjectUuid', subjectUuid, op)}/videos/`;
+const VIDEOS = '/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/';
+const VIDEO = '/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/';
+const at = (projectUuid: string, subjectUuid: string, videoUuid: string) => ({
+  params: { path: { project_uuid: projectUuid, subject_uuid: subjectUuid, video_uuid: videoUuid } },
+});
 
 export const videosApi = {
-  list: (projectUuid: string, subjectUuid: string, params: ListParams = {}) =>
-    apiRequest<Page<Video>>(base(projectUuid, subjectUuid, 'videosList'), { query: params }),
-  recent: (projectUuid: string) =>
-    apiRequest<Page<Video>>(`projects/${requireParam('projectUuid', projectUuid, 'projectsVideosList')}/videos/`, {
-      query: { ordering: '-created_at', page_size: 5 },
+  list: (projectUuid: string, subjectUuid: string, params: ListParams = {}): Promise<Page<Video>> =>
+    api.GET(VIDEOS, { params: { path: { project_uuid: projectUuid, subject_uuid: subjectUuid }, query: params } }),
+  recent: (projectUuid: string): Promise<Page<Video>> =>
+    api.GET('/api/projects/{project_uuid}/videos/', {
+      params: { path: { project_uuid: projectUuid }, query: { ordering: '-created_at', page_size: 5 } },
     }),
-  retrieve: (projectUuid: string, subjectUuid: string, videoUuid: string) =>
-    apiRequest<Video>(
-      `${base(projectUuid, subjectUuid, 'videosRetrieve')}${requireParam('videoUuid', videoUuid, 'videosRetrieve')}/`,
-    ),
+  retrieve: (projectUuid: string, subjectUuid: string, videoUuid: string): Promise<Video> =>
+    api.GET(VIDEO, at(projectUuid, subjectUuid, videoUuid)),
   update: (
     projectUuid: string,
     subjectUuid: string,
     videoUuid: string,
     body: Partial<Pick<Video, 'name' | 'recorded_at'>>,
-  ) =>
-    apiRequest<Video>(
-      `${base(projectUuid, subjectUuid, 'videosPartialUpdate')}${requireParam('videoUuid', videoUuid, 'videosPartialUpdate')}/`,
-      {
-        method: 'PATCH',
-        body: requireParam('body', body, 'videosPartialUpdate'),
-      },
-    ),
-  destroy: (projectUuid: string, subjectUuid: string, videoUuid: string) =>
-    apiRequest<void>(
-      `${base(projectUuid, subjectUuid, 'videosDestroy')}${requireParam('videoUuid', videoUuid, 'videosDestroy')}/`,
-      {
-        method: 'DELETE',
-      },
-    ),
-  batchDestroy: (projectUuid: string, subjectUuid: string, videoUuids: string[]) =>
-    apiRequest<void>(`${base(projectUuid, subjectUuid, 'videosBatchDestroy')}batch_destroy/`, {
-      method: 'POST',
+  ): Promise<Video> => api.PATCH(VIDEO, { ...at(projectUuid, subjectUuid, videoUuid), body }),
+  destroy: (projectUuid: string, subjectUuid: string, videoUuid: string): Promise<void> =>
+    api.DELETE(VIDEO, at(projectUuid, subjectUuid, videoUuid)),
+  batchDestroy: (projectUuid: string, subjectUuid: string, videoUuids: string[]): Promise<void> =>
+    api.POST('/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/batch_destroy/', {
+      params: { path: { project_uuid: projectUuid, subject_uuid: subjectUuid } },
       body: { video_uuids: requireParam('videoUuids', videoUuids, 'videosBatchDestroy') },
     }),
 };
