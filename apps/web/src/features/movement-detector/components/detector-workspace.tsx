@@ -1,3 +1,4 @@
+import type { TimeRange } from '@app/time-ranges';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Eye, Loader2, Play, Scale } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -16,7 +17,6 @@ import {
   isRunActive,
   type VideoRef,
 } from '@/features/analysis/api';
-import type { TimeRange } from '@/features/analysis/time-range-csv';
 import type { Video } from '@/features/videos/api';
 import { playerFacts } from '@/features/videos/player-source';
 import { lastDetectionRun } from '../context-runs';
