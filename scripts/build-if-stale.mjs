@@ -42,7 +42,11 @@ export function buildServerIfStale() {
   buildIfStale(
     'server',
     path.join(root, 'apps/server/dist/main.js'),
-    [path.join(root, 'apps/server/src'), path.join(root, 'apps/server/build.mjs')],
+    [
+      path.join(root, 'apps/server/src'),
+      path.join(root, 'apps/server/build.mjs'),
+      path.join(root, 'packages/time-ranges/src'),
+    ],
     ['run', 'build', '-w', 'apps/server'],
   );
 }
@@ -51,7 +55,12 @@ export function buildWebIfStale() {
   buildIfStale(
     'web app',
     path.join(root, 'apps/web/dist/index.html'),
-    [path.join(root, 'apps/web/src'), path.join(root, 'apps/web/index.html'), path.join(root, 'packages/api/src')],
+    [
+      path.join(root, 'apps/web/src'),
+      path.join(root, 'apps/web/index.html'),
+      path.join(root, 'packages/api/src'),
+      path.join(root, 'packages/time-ranges/src'),
+    ],
     ['run', 'build', '-w', 'apps/web'],
   );
 }

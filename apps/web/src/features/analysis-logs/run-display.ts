@@ -1,5 +1,6 @@
 /** How a run reads in Analysis Logs: names, parameters and summary figures as people say them. */
 import type { AnalysisKind, AnalysisRun, AnalysisStatus, AnalysisSummary } from '@/features/analysis/api';
+import { KIND_LABELS } from '@/features/analysis/labels';
 import { formatDuration } from '@/lib/format';
 
 export const ANALYSIS_KINDS = [
@@ -14,20 +15,6 @@ export const ANALYSIS_STATUSES = [
   'failed',
   'revoked',
 ] as const satisfies readonly AnalysisStatus[];
-
-export const KIND_LABELS: Record<AnalysisKind, string> = {
-  movement_detection: 'Movement detection',
-  event_detection: 'Event detection',
-  timeseries_import: 'Time series import',
-};
-
-export const STATUS_LABELS: Record<AnalysisStatus, string> = {
-  queued: 'Queued',
-  running: 'Running',
-  succeeded: 'Succeeded',
-  failed: 'Failed',
-  revoked: 'Revoked',
-};
 
 /** A number without float noise: 0.1 + 0.2 reads 0.3, integers stay whole. */
 export function formatNumber(value: number, decimals = 3): string {

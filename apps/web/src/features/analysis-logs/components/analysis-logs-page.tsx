@@ -11,6 +11,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { TablePagination } from '@/components/ui/table-pagination';
 import { type AnalysisRun, analysisQueries } from '@/features/analysis/api';
+import { KIND_LABELS, STATUS_LABELS } from '@/features/analysis/labels';
 import { useProjectPermissions } from '@/features/projects/hooks/use-project-permissions';
 import { subjectQueries } from '@/features/subjects/api';
 import { useTrashDays } from '@/features/trash/hooks/use-trash-days';
@@ -19,7 +20,7 @@ import { patchSearchParams } from '@/lib/search-params';
 import { useDeleteRun, useDownloadSummary, useRevokeRun, useStartRun } from '../hooks/use-run-mutations';
 import { FILTER_KEYS, hasNarrowingFilters, readLogFilters, toRunFilters } from '../log-filters';
 import { sameParametersBody } from '../run-actions';
-import { ANALYSIS_KINDS, ANALYSIS_STATUSES, KIND_LABELS, runLabel, STATUS_LABELS } from '../run-display';
+import { ANALYSIS_KINDS, ANALYSIS_STATUSES, runLabel } from '../run-display';
 import { EventRerunDialog } from './event-rerun-dialog';
 import { RUN_COLUMNS, RunRow } from './run-row';
 

@@ -23,12 +23,13 @@ import { TableCell, TableRow } from '@/components/ui/table';
 import { agreementPath } from '@/features/agreement/links';
 import { type AnalysisRun, isRunActive } from '@/features/analysis/api';
 import { EventCountsInline } from '@/features/analysis/components/event-counts';
+import { RunStatus } from '@/features/analysis/components/run-status';
+import { KIND_LABELS } from '@/features/analysis/labels';
 import { formatDate, formatDuration } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import { eventDetectionSource, movementDetectorUrl, quickScoreUrl, sameParametersBody } from '../run-actions';
-import { KIND_LABELS, runLabel } from '../run-display';
+import { runLabel } from '../run-display';
 import { RunDetails } from './run-details';
-import { RunStatus } from './run-status';
 
 export const RUN_COLUMNS = 9;
 

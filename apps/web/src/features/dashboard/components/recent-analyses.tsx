@@ -6,8 +6,8 @@ import { Card, CardAction, CardContent, CardDescription, CardHeader, CardTitle }
 import { Skeleton } from '@/components/ui/skeleton';
 import { analysisQueries } from '@/features/analysis/api';
 import { EventCountsInline } from '@/features/analysis/components/event-counts';
-import { RunStatus } from '@/features/analysis-logs/components/run-status';
-import { KIND_LABELS } from '@/features/analysis-logs/run-display';
+import { RunStatus } from '@/features/analysis/components/run-status';
+import { KIND_LABELS } from '@/features/analysis/labels';
 import { quickScorePath } from '@/features/quick-score/links';
 import { formatDate } from '@/lib/format';
 import { EmptyNote } from './empty-note';

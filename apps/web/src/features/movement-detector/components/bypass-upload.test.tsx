@@ -1,8 +1,8 @@
+import type { TimeRange } from '@app/time-ranges';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
-import type { TimeRange } from '@/features/analysis/time-range-csv';
 import { BypassUpload } from './bypass-upload';
 
 function Harness({ serverErrors, durationS }: { serverErrors?: string[]; durationS?: number }) {

@@ -1,9 +1,10 @@
+import { clipTimeRanges, type TimeRange } from '@app/time-ranges';
 import { FileSpreadsheet, X } from 'lucide-react';
 import { type ChangeEvent, useId, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { clipTimeRanges, readTimeRangeCsv, type TimeRange } from '@/features/analysis/time-range-csv';
+import { readTimeRangeCsv } from '@/features/analysis/time-range-csv';
 import { countOf } from '@/lib/format';
 
 /**

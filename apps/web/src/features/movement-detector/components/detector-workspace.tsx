@@ -1,3 +1,4 @@
+import type { TimeRange } from '@app/time-ranges';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Eye, Loader2, Play, Scale } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -16,7 +17,8 @@ import {
   isRunActive,
   type VideoRef,
 } from '@/features/analysis/api';
-import type { TimeRange } from '@/features/analysis/time-range-csv';
+import { RunStatus } from '@/features/analysis/components/run-status';
+import { KIND_LABELS } from '@/features/analysis/labels';
 import type { Video } from '@/features/videos/api';
 import { playerFacts } from '@/features/videos/player-source';
 import { lastDetectionRun } from '../context-runs';
@@ -43,13 +45,12 @@ import {
   snapToFrame,
 } from '../rois';
 import { BypassUpload } from './bypass-upload';
-import { EarlierRuns, KIND_LABELS } from './earlier-runs';
+import { EarlierRuns } from './earlier-runs';
 import { ParameterControls } from './parameter-controls';
 import { PreviewPanel, type PreviewShown } from './preview-panel';
 import { RoiPlayer } from './roi-player';
 import { RoiTimeline } from './roi-timeline';
 import { RunResult } from './run-result';
-import { RunStatus } from './run-status';
 import { SameCamera } from './same-camera';
 
 /** Seconds of video a preview covers. */
@@ -350,6 +351,7 @@ export function DetectorWorkspace({
             {shownRun ? (
               <>
                 <RunStatus
+                  variant="panel"
                   run={shownRun}
                   onStop={readOnly ? undefined : () => revoke.mutate(shownRun.analysis_uuid)}
                   stopping={revoke.isPending}

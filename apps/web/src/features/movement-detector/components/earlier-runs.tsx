@@ -3,17 +3,12 @@ import { Button } from '@/components/ui/button';
 import { NativeSelect } from '@/components/ui/select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import type { AnalysisKind, AnalysisRun } from '@/features/analysis/api';
+import type { AnalysisRun } from '@/features/analysis/api';
 import { EventCountsInline } from '@/features/analysis/components/event-counts';
+import { RunStatusBadge } from '@/features/analysis/components/run-status';
 import { runCountsLabel } from '@/features/analysis/event-counts';
+import { KIND_LABELS } from '@/features/analysis/labels';
 import { formatDate } from '@/lib/format';
-import { RunStatusBadge } from './run-status';
-
-export const KIND_LABELS: Record<AnalysisKind, string> = {
-  movement_detection: 'Movement detection',
-  event_detection: 'Event detection',
-  timeseries_import: 'Imported series',
-};
 
 /** The video's runs: open one, reuse its settings, or overlay its series on the open run's chart. */
 export function EarlierRuns({

@@ -1,8 +1,8 @@
+import type { TimeRange } from '@app/time-ranges';
 import { Plus, Trash2 } from 'lucide-react';
 import { type KeyboardEvent, type PointerEvent, useRef, useSyncExternalStore } from 'react';
 import { type TimeSource, useTime } from '@/components/player/time-store';
 import { Button } from '@/components/ui/button';
-import type { TimeRange } from '@/features/analysis/time-range-csv';
 import { formatTime } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import { activeRoiIndex, describeRoiRect, type Roi, type Size } from '../rois';

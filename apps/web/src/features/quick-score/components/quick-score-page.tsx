@@ -10,7 +10,7 @@ import { NativeSelect } from '@/components/ui/select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { type AnalysisRun, analysisQueries } from '@/features/analysis/api';
 import { runCountsLabel } from '@/features/analysis/event-counts';
-import { KIND_LABELS } from '@/features/analysis-logs/run-display';
+import { KIND_LABELS } from '@/features/analysis/labels';
 import { movementDetectorPath } from '@/features/movement-detector/links';
 import { useActiveProject } from '@/features/projects/hooks/active-project-context';
 import { ScoringGate } from '@/features/scorers/components/scoring-gate';
