@@ -13,7 +13,8 @@ import {
   VIDEO_DEMUXERS,
 } from './input-policy.js';
 import { decodeCheckArgs, probeArgs, thumbnailArgs } from './media.js';
-import { countFramesArgs, joinArgs, packetIndexArgs, pieceArgs } from './playback.js';
+import { packetIndexArgs } from './packet-index.js';
+import { countFramesArgs, joinArgs, pieceArgs } from './playback.js';
 import { runProcess } from './run-process.js';
 
 describe('the input policy', () => {
