@@ -6,13 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveMediaBinaries } from './binaries.js';
 import { FfmpegMedia } from './ffmpeg-media.js';
 import type { PacketIndex } from './packet-index.js';
-import {
-  concatList,
-  needsPlaybackCopy,
-  pieceArgs,
-  planCopyPieces,
-  playbackCopyReason,
-} from './playback.js';
+import { concatList, needsPlaybackCopy, pieceArgs, planCopyPieces, playbackCopyReason } from './playback.js';
 import { encodePiece, joinPieces } from './playback-copy.js';
 
 const MP4 = 'mov,mp4,m4a,3gp,3g2,mj2';

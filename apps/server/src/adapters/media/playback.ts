@@ -67,7 +67,10 @@ export interface PiecePlanOptions {
  * piece shorter than `minPieceFrames` is dropped. An intra-only stream (MJPEG: every frame a keyframe) cuts
  * exactly; a stream with one keyframe is one piece.
  */
-export function planCopyPieces(index: Pick<PacketIndex, 'times' | 'keyframes'>, options: PiecePlanOptions): CopyPiece[] {
+export function planCopyPieces(
+  index: Pick<PacketIndex, 'times' | 'keyframes'>,
+  options: PiecePlanOptions,
+): CopyPiece[] {
   const total = index.times.length;
   const parallelism = Math.max(1, Math.floor(options.parallelism));
   let count = Math.max(parallelism, Math.ceil(total / Math.max(1, options.maxPieceFrames)));

@@ -60,7 +60,10 @@ export type VideoFollowUp = (
 ) => Promise<void>;
 
 /** What the processing job needs to know about the original. */
-type RecordedFacts = Pick<VideoFacts, 'durationS' | 'fps' | 'frameCount' | 'codec' | 'profile' | 'container' | 'pixelFormat'>;
+type RecordedFacts = Pick<
+  VideoFacts,
+  'durationS' | 'fps' | 'frameCount' | 'codec' | 'profile' | 'container' | 'pixelFormat'
+>;
 
 /**
  * The facts the upload's probe recorded on the row; a probe now only for a row from before they all were

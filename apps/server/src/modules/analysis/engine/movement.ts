@@ -57,10 +57,7 @@ export interface FrameRangeResult {
  * the values are the same. A decode error ffmpeg reports (any stderr line the start's proof did not see) fails
  * the range with DecodeErrorReport: its pictures are not trusted.
  */
-export async function analyseFrameRange(
-  task: FrameRangeTask,
-  hooks: FrameRangeHooks = {},
-): Promise<FrameRangeResult> {
+export async function analyseFrameRange(task: FrameRangeTask, hooks: FrameRangeHooks = {}): Promise<FrameRangeResult> {
   const { source, parameters } = task;
   const crop = task.wholePicture
     ? { x: 0, y: 0, width: source.width, height: source.height }
