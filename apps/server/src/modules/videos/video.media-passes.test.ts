@@ -83,7 +83,7 @@ describe('processing one uploaded video', () => {
     writeFileSync(log, '');
     owner = await createUser(t.ctx);
     project = await createProjectWithSubject(t.ctx, owner);
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await t?.close();
