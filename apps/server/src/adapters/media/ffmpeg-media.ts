@@ -1,14 +1,7 @@
 import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  type CleanStart,
-  DecodeErrorReport,
-  FILE_START,
-  findCleanStart,
-  judgeDecode,
-  type ProofCache,
-} from './clean-start.js';
-import { cleanStarts, prover, readPacketIndex } from './clean-start-ffmpeg.js';
+import { type CleanStart, DecodeErrorReport, FILE_START, judgeDecode, type ProofCache } from './clean-start.js';
+import { cleanStarts, readPacketIndex } from './clean-start-ffmpeg.js';
 import { demuxerOf, type MediaInput, ownMp4 } from './input-policy.js';
 import {
   decodeCheckArgs,
@@ -21,7 +14,7 @@ import {
   UnreadableVideoError,
   type VideoFacts,
 } from './media.js';
-import { indexFps, type PacketIndex, seekIndexOf } from './packet-index.js';
+import { type PacketIndex, seekIndexOf } from './packet-index.js';
 import type { CopyPiece } from './playback.js';
 import { countFrames, encodePiece, joinPieces } from './playback-copy.js';
 import { lastLine, ProcessError, runProcess } from './run-process.js';
@@ -98,11 +91,7 @@ export class FfmpegMedia implements Media {
     const keyframeAt = (seconds: number) =>
       index.keyframes.filter((k) => k.time <= index.startTime + seconds).at(-1)?.frame ?? 0;
     const wanted = keyframeAt(atSeconds);
-    const fps = indexFps(index);
-    let start: CleanStart | null =
-      wanted > 0
-        ? await findCleanStart(index, wanted, new Map(), prover(this.binaries.ffmpeg, input, index, fps, signal))
-        : FILE_START;
+    let [start] = await cleanStarts(this.binaries.ffmpeg, input, packets, [wanted], { proofs: new Map(), signal });
     let frame = start && start.seekS !== null ? start.frame : wanted;
     if (!start) {
       start = FILE_START;
