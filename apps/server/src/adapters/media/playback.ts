@@ -4,7 +4,7 @@
  */
 
 import { inputArgs, joinInputArgs, type MediaInput } from './input-policy.js';
-import type { VideoFacts } from './media.js';
+import type { PacketIndex } from './packet-index.js';
 
 /** The H.264 profiles every major browser decodes (Chromium, Firefox, Safari), as ffprobe names them. */
 const SAFE_H264_PROFILES = new Set(['Constrained Baseline', 'Main', 'High']);
@@ -19,7 +19,7 @@ const SAFE_EXTENSIONS = new Set(['.mp4', '.m4v', '.mov']);
  * AVI, Matroska, FLV, MPEG-TS… — gets an H.264 yuv420p MP4 with the same frames.
  */
 export function playbackCopyReason(
-  facts: Pick<VideoFacts, 'codec' | 'container' | 'pixelFormat'> & { profile?: string | null },
+  facts: { codec: string; container: string; pixelFormat: string; profile?: string | null },
   fileExtension: string,
 ): string | null {
   const formats = facts.container.split(',');
@@ -33,42 +33,6 @@ export function playbackCopyReason(
 
 export const needsPlaybackCopy = (...args: Parameters<typeof playbackCopyReason>) =>
   playbackCopyReason(...args) !== null;
-
-/** The original's frames in display order: time of each (seconds, as ffprobe prints them) and keyframe flags. */
-export interface FrameIndex {
-  times: Float64Array;
-  keyframes: Uint8Array;
-}
-
-/** ffprobe arguments that list every packet of the first video stream: time and flags, one CSV line each. */
-export function packetIndexArgs(input: MediaInput): string[] {
-  return [
-    ...['-v', 'error', '-select_streams', 'v:0'],
-    ...['-show_entries', 'packet=pts_time,dts_time,flags', '-of', 'csv=p=0'],
-    ...inputArgs(input),
-  ];
-}
-
-/**
- * Reads ffprobe's packet lines ("pts_time,dts_time,flags") into frames in display order (sorted by time;
- * `dts` where a container gives no `pts`, as AVI may). Packets without any time are dropped.
- */
-export function parsePacketIndex(lines: Iterable<string>): FrameIndex {
-  const packets: { time: number; key: boolean }[] = [];
-  for (const line of lines) {
-    const [pts, dts, flags] = line.trim().split(',');
-    const raw = pts && pts !== 'N/A' ? pts : dts;
-    if (!raw || raw === 'N/A') continue;
-    const time = Number(raw);
-    if (!Number.isFinite(time)) continue;
-    packets.push({ time, key: (flags ?? '').startsWith('K') });
-  }
-  packets.sort((a, b) => a.time - b.time);
-  return {
-    times: Float64Array.from(packets, (p) => p.time),
-    keyframes: Uint8Array.from(packets, (p) => (p.key ? 1 : 0)),
-  };
-}
 
 export interface CopyPiece {
   index: number;
@@ -103,7 +67,10 @@ export interface PiecePlanOptions {
  * piece shorter than `minPieceFrames` is dropped. An intra-only stream (MJPEG: every frame a keyframe) cuts
  * exactly; a stream with one keyframe is one piece.
  */
-export function planCopyPieces(index: FrameIndex, options: PiecePlanOptions): CopyPiece[] {
+export function planCopyPieces(
+  index: Pick<PacketIndex, 'times' | 'keyframes'>,
+  options: PiecePlanOptions,
+): CopyPiece[] {
   const total = index.times.length;
   const parallelism = Math.max(1, Math.floor(options.parallelism));
   let count = Math.max(parallelism, Math.ceil(total / Math.max(1, options.maxPieceFrames)));

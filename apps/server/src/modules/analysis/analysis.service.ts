@@ -8,7 +8,6 @@ import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { DecodeErrorReport, FILE_START } from '../../adapters/media/clean-start.js';
 import { demuxerOf } from '../../adapters/media/input-policy.js';
-import { runProcess } from '../../adapters/media/run-process.js';
 import type { AppContext } from '../../context.js';
 import { analyses, analysisSegments } from '../../db/schema.js';
 import { badRequest, conflict, type HttpError, payloadTooLarge, unsupportedMediaType } from '../../lib/errors.js';
@@ -38,12 +37,8 @@ import { runTask } from './engine/worker-client.js';
  */
 export const ALGORITHM_VERSION = 'intensity-change 2, event-detection 1';
 
-let ffmpegVersion: Promise<string> | undefined;
 async function softwareVersion(context: AppContext): Promise<string> {
-  ffmpegVersion ??= runProcess(context.media.binaries.ffmpeg, ['-hide_banner', '-version'], { timeoutMs: 10_000 })
-    .then(({ stdout }) => /ffmpeg version (\S+)/.exec(stdout.toString('utf8'))?.[1] ?? 'unknown')
-    .catch(() => 'unknown');
-  return `app ${APP_VERSION}; ${ALGORITHM_VERSION}; ffmpeg ${await ffmpegVersion}`;
+  return `app ${APP_VERSION}; ${ALGORITHM_VERSION}; ffmpeg ${await context.media.version()}`;
 }
 
 /** zod issues of `parameters` → the spec's field errors, named `parameters.<field>`. */

@@ -4,16 +4,16 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { lastLine } from '../../adapters/media/ffmpeg-media.js';
-import { RefusedContainerError, storedInput } from '../../adapters/media/input-policy.js';
-import { thumbnailTime, UnreadableVideoError } from '../../adapters/media/media.js';
+import { type MediaInput, RefusedContainerError, storedInput } from '../../adapters/media/input-policy.js';
+import { thumbnailTime, UnreadableVideoError, type VideoFacts } from '../../adapters/media/media.js';
 import { needsPlaybackCopy } from '../../adapters/media/playback.js';
 import { ProcessError } from '../../adapters/media/run-process.js';
 import type { AppContext } from '../../context.js';
 import { playbackPieces, videos } from '../../db/schema.js';
 import type { JobDefinition } from '../../jobs/job-queue.js';
 import { jobWorkDir, videoKeys, videoStoragePrefix } from '../../lib/storage-keys.js';
-import { prepareCleanStarts } from '../analysis/clean-starts.js';
 import type { VideoRow } from './video.lookup.js';
+import { loadPacketIndex } from './video.packet-index.js';
 import { planPlaybackCopy, queuePlaybackPieces } from './video.playback.js';
 
 /** A failure that retrying cannot fix (the original is gone or unreadable): the video fails at once. */
@@ -47,11 +47,55 @@ async function fileSize(file: string): Promise<number> {
 }
 
 /**
- * Makes the thumbnail; the video is then ready (analysable it was already, from its upload). When browsers cannot
- * all play the original, it plans the playback copy's pieces and queues them (see video.playback.ts). ffmpeg does
- * the work in child processes, so the event loop stays free.
+ * Work on a freshly processed video that belongs to other modules (the analyses prove their clean starts), run
+ * inside the processing job on its local original before the video is ready. Registered in
+ * modules/job-registry.ts, so this module imports none of them. A follow-up's failure is logged, never the video's.
  */
-export async function processVideo(context: AppContext, video: VideoRow, signal?: AbortSignal): Promise<void> {
+export type VideoFollowUp = (
+  context: AppContext,
+  video: VideoRow,
+  input: MediaInput,
+  facts: RecordedFacts,
+  signal?: AbortSignal,
+) => Promise<void>;
+
+/** What the processing job needs to know about the original. */
+type RecordedFacts = Pick<
+  VideoFacts,
+  'durationS' | 'fps' | 'frameCount' | 'codec' | 'profile' | 'container' | 'pixelFormat'
+>;
+
+/**
+ * The facts the upload's probe recorded on the row; a probe now only for a row from before they all were
+ * (no second ffprobe for a video uploaded since).
+ */
+async function recordedFacts(
+  context: AppContext,
+  video: VideoRow,
+  localPath: string,
+  signal?: AbortSignal,
+): Promise<RecordedFacts> {
+  const { fps, durationS, frameCount, codec, profile, container, pixelFormat } = video;
+  // ffprobe names a profile for every H.264 stream: none recorded means a row from before profiles were kept.
+  const complete = codec !== 'h264' || profile !== null;
+  if (fps && durationS && frameCount && codec && container && pixelFormat && complete) {
+    return { durationS, fps, frameCount, codec, profile, container, pixelFormat };
+  }
+  return context.media.probe(localPath, signal);
+}
+
+/**
+ * Makes the thumbnail; the video is then ready (analysable it was already, from its upload). When browsers cannot
+ * all play the original, it plans the playback copy's pieces and queues them (see video.playback.ts). The
+ * original is pulled from storage once; its packets are read once (the stored packet index, which the thumbnail,
+ * the follow-ups and the copy's plan share); ffmpeg does the work in child processes, so the event loop stays free.
+ */
+export async function processVideo(
+  context: AppContext,
+  video: VideoRow,
+  followUps: readonly VideoFollowUp[],
+  signal?: AbortSignal,
+): Promise<void> {
   if (!video.originalKey) throw new PermanentFailure('The video has no original file.');
   const prefix = videoStoragePrefix(video);
   const keys = videoKeys(video, path.extname(video.originalKey));
@@ -64,19 +108,21 @@ export async function processVideo(context: AppContext, video: VideoRow, signal?
   await mkdir(workDir, { recursive: true });
   const original = await context.storage.localFile(video.originalKey);
   try {
-    const facts = await context.media.probe(original.path, signal);
+    const facts = await recordedFacts(context, video, original.path, signal);
     const thumbnail = path.join(workDir, 'thumbnail.jpg');
     // Every later read forces the demuxer the upload's probe recorded (input-policy.ts).
     const input = storedInput(original.path, video.container);
-    await context.media.thumbnail(input, thumbnail, thumbnailTime(facts.durationS), signal);
+    const { index } = await loadPacketIndex(context, video.videoUuid, input, signal);
+    await context.media.thumbnail(input, thumbnail, thumbnailTime(facts.durationS), index, signal);
     const derivedBytes = await fileSize(thumbnail);
-    // The keyframe index and the clean starts runs will need (ADR 006), once per video, so runs start at once.
-    await prepareCleanStarts(context, video, input, facts, signal).catch((error: unknown) => {
-      if (signal?.aborted) throw error;
-      context.logger.warn({ err: error, videoUuid: video.videoUuid }, 'proving clean decode starts failed');
-    });
+    for (const followUp of followUps) {
+      await followUp(context, video, input, facts, signal).catch((error: unknown) => {
+        if (signal?.aborted) throw error;
+        context.logger.warn({ err: error, videoUuid: video.videoUuid }, 'a follow-up of video processing failed');
+      });
+    }
     const copyNeeded = !copyPlanned && needsPlaybackCopy(facts, path.extname(video.originalKey));
-    const pieces = copyNeeded ? await planPlaybackCopy(context, video, input, facts, signal) : [];
+    const pieces = copyNeeded ? planPlaybackCopy(context, video, index, facts) : [];
     await context.storage.importFile(keys.thumbnail, thumbnail, 'image/jpeg');
     const updated = await context.db.transaction(async (tx) => {
       const [row] = await tx
@@ -113,6 +159,46 @@ export async function processVideo(context: AppContext, video: VideoRow, signal?
   }
 }
 
+/**
+ * The processing job with the follow-ups other modules register (modules/job-registry.ts registers this one;
+ * `processVideoJob` below is the same queue, for sending).
+ */
+export function processVideoJobWith(
+  followUps: readonly VideoFollowUp[],
+): JobDefinition<{ videoUuid: string }, AppContext> {
+  return {
+    ...processVideoJob,
+    handle: (context, payload, job) => handleProcessVideo(context, payload, job, followUps),
+  };
+}
+
+async function handleProcessVideo(
+  context: AppContext,
+  { videoUuid }: { videoUuid: string },
+  job: { isFinalAttempt: boolean },
+  followUps: readonly VideoFollowUp[],
+): Promise<void> {
+  const [video] = await context.db.select().from(videos).where(eq(videos.videoUuid, videoUuid)).limit(1);
+  // Deleted meanwhile (or never committed): nothing to do.
+  if (!video) return;
+  try {
+    await processVideo(context, video, followUps);
+  } catch (error) {
+    if (
+      error instanceof PermanentFailure ||
+      error instanceof UnreadableVideoError ||
+      error instanceof RefusedContainerError
+    ) {
+      context.logger.warn({ videoUuid, reason: error.message }, 'video processing failed permanently');
+      await markFailed(context, videoUuid, humanReason(error));
+      return;
+    }
+    if (job.isFinalAttempt) await markFailed(context, videoUuid, humanReason(error));
+    throw error;
+  }
+}
+
+/** The `videos.process` queue; sent by the upload. Without follow-ups: the registry runs `processVideoJobWith`. */
 export const processVideoJob: JobDefinition<{ videoUuid: string }, AppContext> = {
   name: 'videos.process',
   heartbeatSeconds: 10,
@@ -121,24 +207,5 @@ export const processVideoJob: JobDefinition<{ videoUuid: string }, AppContext> =
   retryDelaySeconds: 15,
   // Thumbnail and the copy's plan (a packet index: demuxing, no decoding); the copy itself is made in pieces.
   expireInSeconds: 60 * 60,
-  async handle(context, { videoUuid }, job) {
-    const [video] = await context.db.select().from(videos).where(eq(videos.videoUuid, videoUuid)).limit(1);
-    // Deleted meanwhile (or never committed): nothing to do.
-    if (!video) return;
-    try {
-      await processVideo(context, video);
-    } catch (error) {
-      if (
-        error instanceof PermanentFailure ||
-        error instanceof UnreadableVideoError ||
-        error instanceof RefusedContainerError
-      ) {
-        context.logger.warn({ videoUuid, reason: error.message }, 'video processing failed permanently');
-        await markFailed(context, videoUuid, humanReason(error));
-        return;
-      }
-      if (job.isFinalAttempt) await markFailed(context, videoUuid, humanReason(error));
-      throw error;
-    }
-  },
+  handle: (context, payload, job) => handleProcessVideo(context, payload, job, []),
 };

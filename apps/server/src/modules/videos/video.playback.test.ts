@@ -13,6 +13,7 @@ import {
 } from '../../../test/factories-videos.js';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
 import { resolveMediaBinaries } from '../../adapters/media/binaries.js';
+import { FfmpegMedia } from '../../adapters/media/ffmpeg-media.js';
 import { ownMp4 } from '../../adapters/media/input-policy.js';
 import { countFrames } from '../../adapters/media/playback-copy.js';
 import { playbackPieces, videos } from '../../db/schema.js';
@@ -150,7 +151,7 @@ describe('playback copies in pieces, and no wait for them', () => {
     const { videoUuid, videoUrl } = await videoMakingCopy('broken-ffmpeg');
     const broken = {
       ...t.ctx,
-      media: { ...t.ctx.media, binaries: { ...t.ctx.media.binaries, ffmpeg: '/nonexistent' } },
+      media: new FfmpegMedia({ ...t.ctx.media.binaries, ffmpeg: '/nonexistent' }),
     };
     await expect(
       playbackPieceJob.handle(broken, { videoUuid, index: 0 }, { id: 'a', isFinalAttempt: false }),

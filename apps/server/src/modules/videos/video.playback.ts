@@ -1,8 +1,8 @@
 /**
  * The playback copy's life in the job system, beside the video (which is analysable meanwhile):
  *
- * - `videos.process` decides whether a copy is needed, reads the original's packet index and cuts it into pieces
- *   at keyframes (`startPlaybackCopy`);
+ * - `videos.process` decides whether a copy is needed and cuts the original's packet index into pieces at
+ *   keyframes (`planPlaybackCopy`);
  * - each piece is a `videos.playback-piece` job that any worker takes: it encodes frames [start, end) of the
  *   original to an H.264 piece with their own timestamps and stores it;
  * - the job that completes the set joins the pieces (concat demuxer, no re-encoding), checks that the copy has
@@ -15,16 +15,11 @@ import path from 'node:path';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { lastLine } from '../../adapters/media/ffmpeg-media.js';
-import { type MediaInput, ownMp4, storedInput } from '../../adapters/media/input-policy.js';
+import { storedInput } from '../../adapters/media/input-policy.js';
 import type { VideoFacts } from '../../adapters/media/media.js';
+import type { PacketIndex } from '../../adapters/media/packet-index.js';
 import { planCopyPieces } from '../../adapters/media/playback.js';
-import {
-  countFrames,
-  encodePiece,
-  joinPieces,
-  PieceMismatchError,
-  readFrameIndex,
-} from '../../adapters/media/playback-copy.js';
+import { PieceMismatchError } from '../../adapters/media/playback-copy.js';
 import { ProcessError } from '../../adapters/media/run-process.js';
 import type { AppContext } from '../../context.js';
 import { playbackPieces, videos } from '../../db/schema.js';
@@ -74,17 +69,15 @@ async function withWorkDir<T>(context: AppContext, work: (dir: string) => Promis
 
 /**
  * Plans the copy of a video whose original browsers cannot play everywhere: its pieces (at keyframes of the
- * original, as many as workers and at most `playbackPieceSeconds` long) and one job per piece. Runs inside
- * `videos.process`, on the local original.
+ * original's packet index, as many as workers and at most `playbackPieceSeconds` long) and one job per piece.
+ * Runs inside `videos.process`.
  */
-export async function planPlaybackCopy(
+export function planPlaybackCopy(
   context: AppContext,
   video: VideoRow,
-  localOriginal: MediaInput,
+  index: PacketIndex,
   facts: Pick<VideoFacts, 'fps'>,
-  signal?: AbortSignal,
-): Promise<(typeof playbackPieces.$inferInsert)[]> {
-  const index = await readFrameIndex(context.media.binaries, localOriginal, signal);
+): (typeof playbackPieces.$inferInsert)[] {
   if (index.times.length === 0) throw new CopyFailure('The original has no video packets to copy.');
   const maxFrames = Math.max(1, Math.round(context.config.playbackPieceSeconds * facts.fps));
   const pieces = planCopyPieces(index, {
@@ -155,8 +148,7 @@ async function makePiece(context: AppContext, video: VideoRow, piece: PieceRow) 
   try {
     await withWorkDir(context, async (dir) => {
       const output = path.join(dir, `piece-${piece.index}.mp4`);
-      await encodePiece(
-        context.media.binaries,
+      await context.media.encodePiece(
         storedInput(original.path, video.container),
         output,
         { ...piece, startS: piece.startS, endS: piece.endS, durationS: piece.durationS },
@@ -213,13 +205,11 @@ async function joinCopy(context: AppContext, video: VideoRow) {
     try {
       for (const piece of pieces) locals.push(await context.storage.localFile(pieceKeys.piece(piece.index)));
       const output = path.join(dir, 'playback.mp4');
-      await joinPieces(
-        context.media.binaries,
+      const { frames } = await context.media.joinPieces(
         pieces.map((piece, i) => ({ file: locals[i]!.path, durationS: piece.durationS })),
-        path.join(dir, 'pieces.txt'),
+        dir,
         output,
       );
-      const frames = await countFrames(context.media.binaries, ownMp4(output));
       if (frames !== expected) {
         throw new CopyFailure(
           `The playable copy came out with ${frames} frames instead of the original's ${expected}; it was not kept.`,

@@ -239,6 +239,7 @@ export async function ingestVideo(context: AppContext, input: IngestInput): Prom
     width: facts.width,
     height: facts.height,
     codec: facts.codec,
+    profile: facts.profile,
     container: facts.container,
     pixelFormat: facts.pixelFormat,
     fullRange: facts.fullRange,

@@ -19,10 +19,11 @@ import {
   type ProofCache,
   type SeekIndex,
 } from '../../../adapters/media/clean-start.js';
-import { prover, proveStart, readSeekIndex } from '../../../adapters/media/clean-start-ffmpeg.js';
+import { prover, proveStart } from '../../../adapters/media/clean-start-ffmpeg.js';
 import { FfmpegMedia } from '../../../adapters/media/ffmpeg-media.js';
 import { demuxerOf, inputArgs } from '../../../adapters/media/input-policy.js';
 import { thumbnailArgs } from '../../../adapters/media/media.js';
+import { type PacketIndex, seekIndexOf } from '../../../adapters/media/packet-index.js';
 import { runProcess } from '../../../adapters/media/run-process.js';
 import type { DecodeSource } from './decode.js';
 import { analyseFrameRange, type MovementParameters } from './movement.js';
@@ -98,13 +99,15 @@ for (const shape of LAB_SHAPES) {
   describe(shape.label, () => {
     let file: string;
     let source: DecodeSource;
+    let packets: PacketIndex;
     let index: SeekIndex;
     let single: number[];
 
     beforeAll(async () => {
       file = labVideo(shape);
       source = await sourceOf(file);
-      index = await readSeekIndex(binaries.ffprobe, source);
+      packets = await media.packetIndex(source);
+      index = seekIndexOf(packets);
       single = Array.from(
         (await analyseFrameRange({ ffmpeg: binaries.ffmpeg, source, parameters, startFrame: 0, endFrame: null }))
           .values,
@@ -157,7 +160,7 @@ for (const shape of LAB_SHAPES) {
 
     it('takes the thumbnail from a clean start mid-video: the same JPEG as a decode from the start', async () => {
       const out = path.join(dir, `${shape.name}-thumbnail.jpg`);
-      const { frame } = await media.thumbnail(source, out, shape.seconds / 2);
+      const { frame } = await media.thumbnail(source, out, shape.seconds / 2, packets);
       expect(frame).toBeGreaterThan(0);
       const reference = path.join(dir, `${shape.name}-reference.jpg`);
       const { stderr } = await runProcess(binaries.ffmpeg, thumbnailArgs(source, reference, FILE_START, frame));
@@ -170,7 +173,7 @@ for (const shape of LAB_SHAPES) {
 describe('starts that are not clean', () => {
   it('refuses an intra-refresh keyframe as a start of its own and proves it from the keyframe before', async () => {
     const file = { path: labVideo(LAB_SHAPES.find((shape) => shape.name === 'intra-refresh')!), demuxer: null };
-    const index = await readSeekIndex(binaries.ffprobe, file);
+    const index = seekIndexOf(await media.packetIndex(file));
     // The third flagged keyframe (x264 places them a refresh period apart).
     const third = 2;
     const frame = index.keyframes[third]!.frame;

@@ -2,9 +2,9 @@
  * Movement detection over a range of frames: ffmpeg decodes gray frames on a pipe, `IntensityCounter` counts
  * changed pixels per frame. Runs wherever it is called — the job system calls it inside a worker thread.
  */
-import { type CleanStart, FILE_START, judgeDecode } from '../../../adapters/media/clean-start.js';
-import { ProcessError, spawnMedia } from '../../../adapters/media/run-process.js';
-import { type DecodeSource, FrameAssembler, grayDecodeArgs, needsRangeMapping } from './decode.js';
+import { type CleanStart, FILE_START } from '../../../adapters/media/clean-start.js';
+import { readGrayFrames } from '../../../adapters/media/gray-frames.js';
+import { type DecodeSource, FrameAssembler, needsRangeMapping } from './decode.js';
 import { IntensityCounter, type IntensityParameters, type Rect } from './intensity.js';
 import { bypassCursor, decodeCrop, roiCursor, roiInCrop, type TimedRoi } from './plan.js';
 
@@ -51,18 +51,13 @@ export interface FrameRangeResult {
   lastFrame?: { pixels: Uint8Array; mask: { roi: Rect; mask: Uint8Array } | null };
 }
 
-const STDERR_TAIL_BYTES = 4096;
-
-/** The most stderr kept for judging a decode (allowed lines are few; more than this is itself a failure). */
-const STDERR_JUDGE_BYTES = 64 * 1024;
-
 /**
  * Values for frames [startFrame, endFrame). A range starting after frame 0 decodes from a clean start at or
  * before the frame before it, so its first value compares with the real previous frame: cut a video anywhere and
  * the values are the same. A decode error ffmpeg reports (any stderr line the start's proof did not see) fails
  * the range with DecodeErrorReport: its pictures are not trusted.
  */
-export function analyseFrameRange(task: FrameRangeTask, hooks: FrameRangeHooks = {}): Promise<FrameRangeResult> {
+export async function analyseFrameRange(task: FrameRangeTask, hooks: FrameRangeHooks = {}): Promise<FrameRangeResult> {
   const { source, parameters } = task;
   const crop = task.wholePicture
     ? { x: 0, y: 0, width: source.width, height: source.height }
@@ -72,10 +67,10 @@ export function analyseFrameRange(task: FrameRangeTask, hooks: FrameRangeHooks =
   const start = task.start ?? FILE_START;
   const decodeFrom = start.frame;
   if (decodeFrom > Math.max(0, task.startFrame - 1)) {
-    return Promise.reject(new Error(`a decode start at frame ${decodeFrom} cannot give frame ${task.startFrame - 1}`));
+    throw new Error(`a decode start at frame ${decodeFrom} cannot give frame ${task.startFrame - 1}`);
   }
   const frameLimit = task.endFrame === null ? null : task.endFrame - decodeFrom;
-  const args = grayDecodeArgs(source, { start, frames: frameLimit, crop, threads: task.threads });
+  const window = { start, frames: frameLimit, crop, threads: task.threads };
 
   const counter = new IntensityCounter(crop.width, crop.height, parameters, needsRangeMapping(source));
   const activeRoi = roiCursor(parameters.rois, source.fps);
@@ -106,71 +101,19 @@ export function analyseFrameRange(task: FrameRangeTask, hooks: FrameRangeHooks =
   // Frames land straight in the counter's buffer; it maps limited-range luma itself.
   const assembler = new FrameAssembler(crop.width * crop.height, onFrame, null, counter.frame);
 
-  return new Promise((resolve, reject) => {
-    if (hooks.signal?.aborted) {
-      reject(new ProcessError('ffmpeg was cancelled', null, ''));
-      return;
+  let lastProgress = Date.now();
+  const interval = hooks.progressIntervalMs ?? 250;
+  const onData = (chunk: Buffer) => {
+    assembler.push(chunk);
+    const now = Date.now();
+    if (hooks.onProgress && now - lastProgress >= interval) {
+      lastProgress = now;
+      hooks.onProgress(produced);
     }
-    let child: ReturnType<typeof spawnMedia>;
-    try {
-      child = spawnMedia(task.ffmpeg, args);
-    } catch (error) {
-      reject(error);
-      return;
-    }
-    if (child.pid !== undefined) hooks.onSpawn?.(child.pid);
-    let stderr = '';
-    let failure: Error | undefined;
-    let lastProgress = Date.now();
-    const interval = hooks.progressIntervalMs ?? 250;
-    const onAbort = () => {
-      failure ??= new ProcessError('ffmpeg was cancelled', null, '');
-      child.kill('SIGKILL');
-    };
-    hooks.signal?.addEventListener('abort', onAbort, { once: true });
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (failure) return;
-      try {
-        assembler.push(chunk);
-      } catch (error) {
-        failure = error as Error;
-        child.kill('SIGKILL');
-        return;
-      }
-      const now = Date.now();
-      if (hooks.onProgress && now - lastProgress >= interval) {
-        lastProgress = now;
-        hooks.onProgress(produced);
-      }
-    });
-    let stderrOverflow = false;
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-      if (stderr.length > STDERR_JUDGE_BYTES) {
-        stderrOverflow = true;
-        stderr = stderr.slice(-STDERR_JUDGE_BYTES);
-      }
-    });
-    child.on('error', (error) => {
-      failure ??= new ProcessError(`ffmpeg could not start: ${error.message}`, null, '');
-    });
-    child.on('close', (code) => {
-      hooks.signal?.removeEventListener('abort', onAbort);
-      if (failure) return reject(failure);
-      const tail = stderr.slice(-STDERR_TAIL_BYTES).trim();
-      if (code !== 0) return reject(new ProcessError(`ffmpeg exited with code ${code}`, code, tail));
-      if (assembler.leftoverBytes !== 0) {
-        return reject(new ProcessError('ffmpeg ended in the middle of a frame', code, tail));
-      }
-      try {
-        judgeDecode(stderrOverflow ? `${stderr}\n(more than 64 KB of messages)` : stderr, start);
-      } catch (error) {
-        return reject(error);
-      }
-      hooks.onProgress?.(produced);
-      const result: FrameRangeResult = { values: values.slice(0, produced), crop };
-      if (hooks.keepLastFrame && lastPixels) result.lastFrame = { pixels: lastPixels, mask: counter.lastMask() };
-      resolve(result);
-    });
-  });
+  };
+  await readGrayFrames(task.ffmpeg, source, window, { onData, signal: hooks.signal, onSpawn: hooks.onSpawn });
+  hooks.onProgress?.(produced);
+  const result: FrameRangeResult = { values: values.slice(0, produced), crop };
+  if (hooks.keepLastFrame && lastPixels) result.lastFrame = { pixels: lastPixels, mask: counter.lastMask() };
+  return result;
 }
