@@ -261,11 +261,19 @@ async function login(): Promise<string> {
   return (await api('POST', '/api/auth/login/', undefined, { email, password })).access;
 }
 
+/** The first mail in the outbox; the verification mail is sent by a job, so it may land after the answer. */
+async function firstOutboxMail(outbox: string): Promise<string> {
+  for (const started = performance.now(); ; await new Promise((resolve) => setTimeout(resolve, 100))) {
+    const first = existsSync(outbox) ? readdirSync(outbox)[0] : undefined;
+    if (first !== undefined) return path.join(outbox, first);
+    if (performance.now() - started > 60_000) throw new Error(`no mail reached ${outbox} within 60 s`);
+  }
+}
+
 /** Signs up through the outbox, logs in and creates a project with `subjectCount` subjects. */
 async function seed(dataDir: string, subjectCount = 1000): Promise<{ access: string; subjectsUrl: string }> {
   await api('POST', '/api/auth/register/', undefined, { email, password1: password, password2: password });
-  const outbox = path.join(dataDir, 'outbox');
-  const eml = readFileSync(path.join(outbox, readdirSync(outbox)[0]!), 'utf8');
+  const eml = readFileSync(await firstOutboxMail(path.join(dataDir, 'outbox')), 'utf8');
   const key = /confirm-verification\/([^\s"<]+)/.exec(eml)?.[1];
   await api('POST', '/api/auth/register/verify-email/', undefined, { key });
   const access = await login();
