@@ -4,8 +4,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import path from 'node:path';
-import type { BenchHarness } from './analysis-bench.js';
 import { uploadReadyVideo } from './bench-uploads.js';
+import type { BenchHarness } from './harness.js';
 
 const FPS = 30;
 const SECONDS = 3600;

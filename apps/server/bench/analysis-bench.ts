@@ -1,27 +1,13 @@
 // The analysis rows of `npm run bench` (issue 4): ffmpeg's own gray decode rate on a 10-minute 640x480 video,
 // movement detection end to end through the API and the job system with one and two workers, memory, and
-// preview latency. bench.ts passes its helpers in (importing bench.ts would run its main).
+// preview latency.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { IntensityCounter, type IntensityParameters } from '../src/modules/analysis/engine/intensity.js';
 import { uploadReadyVideo } from './bench-uploads.js';
-
-export interface BenchHarness {
-  cacheDir: string;
-  /** The running server's address, e.g. http://127.0.0.1:8412. */
-  baseUrl: string;
-  log(message: string): void;
-  // biome-ignore lint/suspicious/noExplicitAny: JSON answers of the API, read field by field
-  api(method: string, url: string, token?: string, body?: unknown): Promise<any>;
-  /** A fresh access token for the bench user, on the running server. */
-  login(): Promise<string>;
-  uploadMultipart(url: string, token: string, file: string): Promise<{ status: number; body: string; seconds: number }>;
-  startServer(dataDir: string, env?: Record<string, string>): Promise<{ pid: number; stop(): Promise<void> }>;
-  peakRssMb(pid: number): number;
-  resetPeakRss(pid: number): void;
-}
+import type { BenchHarness } from './harness.js';
 
 export const VIDEO = { width: 640, height: 480, fps: 30, seconds: 600 } as const;
 export const FRAMES = VIDEO.fps * VIDEO.seconds;

@@ -1,5 +1,5 @@
 // The bench parts' shared step: a video uploaded into the project's first subject, waited on until it is ready.
-import type { BenchHarness } from './analysis-bench.js';
+import type { BenchHarness } from './harness.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers of the API, read field by field
 type Json = any;

@@ -261,12 +261,24 @@ async function login(): Promise<string> {
   return (await api('POST', '/api/auth/login/', undefined, { email, password })).access;
 }
 
+/**
+ * The verification key of the first mail in the outbox: a job sends the mail after the register answer, so it is
+ * waited for, and read again until it is whole (the file may be seen while it is being written).
+ */
+async function verificationKey(outbox: string): Promise<string> {
+  for (const started = performance.now(); ; await new Promise((resolve) => setTimeout(resolve, 100))) {
+    const first = existsSync(outbox) ? readdirSync(outbox)[0] : undefined;
+    const key =
+      first && /confirm-verification\/([^\s"<]+)(?=[\s"<])/.exec(readFileSync(path.join(outbox, first), 'utf8'))?.[1];
+    if (key) return key;
+    if (performance.now() - started > 60_000) throw new Error(`no verification mail reached ${outbox} within 60 s`);
+  }
+}
+
 /** Signs up through the outbox, logs in and creates a project with `subjectCount` subjects. */
 async function seed(dataDir: string, subjectCount = 1000): Promise<{ access: string; subjectsUrl: string }> {
   await api('POST', '/api/auth/register/', undefined, { email, password1: password, password2: password });
-  const outbox = path.join(dataDir, 'outbox');
-  const eml = readFileSync(path.join(outbox, readdirSync(outbox)[0]!), 'utf8');
-  const key = /confirm-verification\/([^\s"<]+)/.exec(eml)?.[1];
+  const key = await verificationKey(path.join(dataDir, 'outbox'));
   await api('POST', '/api/auth/register/verify-email/', undefined, { key });
   const access = await login();
   const project = await api('POST', '/api/projects/', access, { name: 'Bench', metadata: { description: '' } });

@@ -6,7 +6,8 @@ import { createReadStream, statSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { type BenchHarness, FRAMES, makeGlidingSquareVideo } from './analysis-bench.js';
+import { FRAMES, makeGlidingSquareVideo } from './analysis-bench.js';
+import type { BenchHarness } from './harness.js';
 
 const MB = 1024 * 1024;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -5,8 +5,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
-import type { BenchHarness } from './analysis-bench.js';
 import { uploadReadyVideo } from './bench-uploads.js';
+import type { BenchHarness } from './harness.js';
 
 const CLIP = { width: 640, height: 480, fps: 30, seconds: 60 } as const;
 const LOOPS = 60;

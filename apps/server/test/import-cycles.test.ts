@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * No module may import itself back, directly or through others, type-only imports included: a cycle means two
- * parts cannot be understood (or loaded) apart. Covers the server's and the web app's source (not tests).
+ * parts cannot be understood (or loaded) apart. Covers the server's source and benches and the web app's source
+ * (not tests).
  */
 const repo = path.resolve(import.meta.dirname, '../../..');
 
@@ -72,6 +73,10 @@ function findCycles(root: string, aliasRoot: string | null): string[][] {
 describe('import graph', () => {
   it('has no cycles in the server', () => {
     expect(findCycles(path.join(repo, 'apps/server/src'), null)).toEqual([]);
+  });
+
+  it('has no cycles in the server benches', () => {
+    expect(findCycles(path.join(repo, 'apps/server/bench'), null)).toEqual([]);
   });
 
   it('has no cycles in the web app', () => {

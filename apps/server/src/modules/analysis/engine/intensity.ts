@@ -112,8 +112,14 @@ export class IntensityCounter {
   push(frame: Uint8Array, roi: Rect | null, keepMask = false): number {
     if (frame !== this.frame) this.frame.set(frame);
     const { width, height } = this;
-    if (this.limitedRange) this.kernel.map_limited(this.framePointer, width * height);
-    this.kernel.box_blur(this.framePointer, this.currentPointer, this.columnsPointer, width, height);
+    this.kernel.box_blur(
+      this.framePointer,
+      this.currentPointer,
+      this.columnsPointer,
+      width,
+      height,
+      this.limitedRange ? 1 : 0,
+    );
     let count = 0;
     this.last = null;
     if (roi && this.hasPrevious) {

@@ -6,7 +6,8 @@ import { KERNEL_WASM_BASE64 } from './kernel.wasm.js';
 
 export interface Kernel {
   map_limited(pointer: number, length: number): void;
-  box_blur(frame: number, blurred: number, columns: number, width: number, height: number): void;
+  /** `map` = 1: the frame is limited-range luma, mapped in place as map_limited does (0: taken as is). */
+  box_blur(frame: number, blurred: number, columns: number, width: number, height: number, map: number): void;
   count_changed(
     current: number,
     previous: number,

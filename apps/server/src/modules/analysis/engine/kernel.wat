@@ -9,7 +9,7 @@
 
   ;; In place: limited-range luma (16–235) → 0–255, equal to ffmpeg's gray conversion for all 256 inputs:
   ;; v = y − 16; out = clamp(v + ((v × 5386 + 2^14) >> 15), 0, 255) = clamp(round(v × 255 / 219)).
-  (func (export "map_limited") (param $p i32) (param $n i32)
+  (func $map_limited (export "map_limited") (param $p i32) (param $n i32)
     (local $end i32) (local $v v128) (local $lo v128) (local $hi v128)
     (local.set $end (i32.add (local.get $p) (local.get $n)))
     (block $done
@@ -31,15 +31,32 @@
   ;; the nearest integer. Rounding: OpenCV computes ((sum + 4) × 7282) >> 16; here (sum × 3641 + 2^14) >> 15 in one
   ;; i16x8.q15mulr_sat_s. Both equal round(sum / 9) for every sum 0–2295 (kernel.test.ts checks all of them).
   ;; $cols holds one row's 16-bit column sums at cols[1..width], with cols[0] and cols[width + 1] mirrored.
+  ;; With $map = 1 the frame is limited-range luma, mapped in place (map_limited) a row ahead of the sums, while
+  ;; the row is in cache: one pass over the frame instead of two. The mapped part grows in whole vectors, so no
+  ;; byte is mapped twice; afterwards the whole frame is mapped.
   (func (export "box_blur") (param $frame i32) (param $out i32) (param $cols i32) (param $width i32) (param $height i32)
+    (param $map i32)
     (local $y i32) (local $x i32) (local $above i32) (local $row i32) (local $below i32) (local $target i32)
     (local $a v128) (local $b v128) (local $c v128) (local $col i32) (local $mirror_row i32) (local $mirror_col i32)
+    (local $mapped i32) (local $need i32)
+    (local.set $mapped (local.get $frame))
     ;; How far the reflection reaches: one row / column, or none when the picture has only one.
     (local.set $mirror_row (select (local.get $width) (i32.const 0) (i32.gt_u (local.get $height) (i32.const 1))))
     (local.set $mirror_col (select (i32.const 2) (i32.const 0) (i32.gt_u (local.get $width) (i32.const 1))))
     (block $rows_done
       (loop $rows
         (br_if $rows_done (i32.ge_u (local.get $y) (local.get $height)))
+        ;; Rows up to the one below this one (or the last) must be mapped before their sums.
+        (if (local.get $map)
+          (then
+            (local.set $need (i32.add (local.get $frame) (i32.mul (local.get $width)
+              (select (i32.add (local.get $y) (i32.const 2)) (local.get $height)
+                (i32.lt_u (i32.add (local.get $y) (i32.const 2)) (local.get $height))))))
+            (if (i32.lt_u (local.get $mapped) (local.get $need))
+              (then
+                (call $map_limited (local.get $mapped) (i32.sub (local.get $need) (local.get $mapped)))
+                (local.set $mapped (i32.add (local.get $mapped)
+                  (i32.and (i32.add (i32.sub (local.get $need) (local.get $mapped)) (i32.const 15)) (i32.const -16))))))))
         (local.set $row (i32.add (local.get $frame) (i32.mul (local.get $y) (local.get $width))))
         (local.set $above
           (select (i32.sub (local.get $row) (local.get $width)) (i32.add (local.get $row) (local.get $mirror_row))
