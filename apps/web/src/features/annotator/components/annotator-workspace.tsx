@@ -80,9 +80,9 @@ export function AnnotatorWorkspace({
       const stale = known !== undefined && track.version > known && sync.pendingChanges(id).length === 0;
       if ((loaded.current.has(id) && !stale) || loading.current.has(id)) continue;
       loading.current.add(id);
-      annotationsApi
-        .ranges(videoRef, id)
-        .then((answer) => {
+      // The edits this tab and closed tabs left waiting are drawn on top: wait for them too.
+      Promise.all([annotationsApi.ranges(videoRef, id), sync.queue.ready])
+        .then(([answer]) => {
           rebase(id, sync.withPending(id, sync.setConfirmed(id, answer.ranges, answer.version)));
           loaded.current.add(id);
         })

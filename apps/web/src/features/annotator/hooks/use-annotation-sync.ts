@@ -7,9 +7,8 @@ const SAVED: SaveStatus = { state: 'saved', pending: 0, failure: null, retryAt: 
 const noSubscription = () => () => {};
 
 /**
- * The save queue of this user's edits of the video (null until it has loaded what this tab and closed tabs left) and
- * its status ("saved / saving / not saved yet"). Leaving the page releases it; edits still on their way are sent all
- * the same.
+ * The save queue of this user's edits of the video (null for the first render) and its status ("saved / saving /
+ * not saved yet"). Leaving the page releases it; edits still on their way are sent all the same.
  */
 export function useAnnotationSync(
   ref: AnnotationVideoRef,
@@ -19,15 +18,8 @@ export function useAnnotationSync(
   const [sync, setSync] = useState<AnnotationSync | null>(null);
   const { projectUuid, subjectUuid, videoUuid } = ref;
   useEffect(() => {
-    let current = true;
-    const acquired = acquireSync(key, () => httpTransport({ projectUuid, subjectUuid, videoUuid }));
-    // Shown once the edits left waiting are loaded, so the tracks are drawn with them on top.
-    void acquired.queue.ready.then(() => current && setSync(acquired));
-    return () => {
-      current = false;
-      setSync(null);
-      releaseSync(key);
-    };
+    setSync(acquireSync(key, () => httpTransport({ projectUuid, subjectUuid, videoUuid })));
+    return () => releaseSync(key);
   }, [key, projectUuid, subjectUuid, videoUuid]);
   const subscribe = useCallback(
     (listener: () => void) => (sync ? sync.queue.subscribe(listener) : noSubscription()),

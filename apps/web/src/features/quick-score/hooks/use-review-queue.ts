@@ -69,8 +69,8 @@ export function useReviewQueue({
         onNotice: (notice) => handlers.onNotice(notice),
         onIdAssigned: (temporary, id) => handlers.onIdAssigned(temporary, id),
       });
-      await opened.ready;
-      const initial = await transport.fetchAll();
+      // The events are read while this tab's stored actions load: both are needed to start.
+      const [initial] = await Promise.all([transport.fetchAll(), opened.ready]);
       if (cancelled) return;
       opened.start(initial);
       setQueue(opened);
