@@ -10,7 +10,8 @@ import { DecodeErrorReport, FILE_START } from '../../adapters/media/clean-start.
 import { demuxerOf } from '../../adapters/media/input-policy.js';
 import { runProcess } from '../../adapters/media/run-process.js';
 import type { AppContext } from '../../context.js';
-import { analyses, analysisSegments } from '../../db/schema.js';
+import { analyses } from '../../db/schema.js';
+import { readFromFrame } from '../../jobs/pieces.js';
 import { badRequest, conflict, type HttpError, payloadTooLarge, unsupportedMediaType } from '../../lib/errors.js';
 import { analysisKeys, jobWorkDir } from '../../lib/storage-keys.js';
 import { clipTimeRanges } from '../../lib/time-ranges.js';
@@ -19,7 +20,7 @@ import { subjectOfVideoNow, type VideoRow } from '../videos/video.lookup.js';
 import { abortLocalRun, openMediaInput, withMediaInput } from './analysis.media-input.js';
 import { findRunOfVideo, getAnalysis } from './analysis.read.js';
 import { completeRun } from './analysis.results.js';
-import { analysisDetectJob, analysisSegmentJob, type RunSource } from './analysis.runs.js';
+import { analysisDetectJob, type RunSource, segmentPieces } from './analysis.runs.js';
 import {
   type createAnalysisBody,
   eventDetectionParameters,
@@ -210,7 +211,7 @@ export async function createAnalysis(
             video,
             input,
             probed.fps,
-            planned.map((segment) => segment.startFrame - 1),
+            planned.map((segment) => readFromFrame(segmentPieces.kind.handOff, segment.startFrame)),
           ),
         )
       : [];
@@ -221,7 +222,9 @@ export async function createAnalysis(
       .insert(analyses)
       .values({ ...base, kind: 'movement_detection', parameters, source })
       .returning({ analysisUuid: analyses.analysisUuid });
-    await tx.insert(analysisSegments).values(
+    await segmentPieces.plan(
+      tx,
+      run!.analysisUuid,
       segments.map((segment) => ({
         analysisUuid: run!.analysisUuid,
         index: segment.index,
@@ -231,15 +234,10 @@ export async function createAnalysis(
     );
     return run!.analysisUuid;
   });
-  for (const segment of segments) {
-    const jobId = await sendOrFail(context, analysisUuid, () =>
-      context.jobs.send(analysisSegmentJob, { analysisUuid, index: segment.index }),
-    );
-    await context.db
-      .update(analysisSegments)
-      .set({ jobId })
-      .where(and(eq(analysisSegments.analysisUuid, analysisUuid), eq(analysisSegments.index, segment.index)));
-  }
+  await sendOrFail(context, analysisUuid, async () => {
+    await segmentPieces.queue(context, analysisUuid);
+    return null;
+  });
   return { analysisUuid, notices };
 }
 
@@ -279,12 +277,8 @@ export async function stopRuns(context: AppContext, analysisUuids: string[]): Pr
   const uuids = revoked.map((row) => row.analysisUuid);
   if (uuids.length === 0) return [];
   for (const uuid of uuids) abortLocalRun(uuid);
-  const segments = await context.db
-    .select({ jobId: analysisSegments.jobId })
-    .from(analysisSegments)
-    .where(inArray(analysisSegments.analysisUuid, uuids));
-  const jobIds = segments.map((s) => s.jobId).filter((id): id is string => id !== null);
-  await context.jobs.cancel(analysisSegmentJob.name, jobIds).catch((error: unknown) => {
+  const jobIds = await segmentPieces.jobIds(context, uuids);
+  await context.jobs.cancel(segmentPieces.job.name, jobIds).catch((error: unknown) => {
     context.logger.warn({ err: error, analysisUuids: uuids }, 'cancelling queued segment jobs failed');
   });
   return uuids;

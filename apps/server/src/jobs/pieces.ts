@@ -1,0 +1,407 @@
+/**
+ * One way to split work on a video's frames across workers (ADR 019): plan → one job per piece → progress →
+ * finish under the owner's row lock → join. Playback-copy pieces and analysis segments use it.
+ *
+ * - The owner is a row (a video, a run) that is *active* while its pieces may work (`owner.active`);
+ *   its piece rows, in a table with the common piece columns (see `analysisSegments`), cover [0, frames)
+ *   with no gap and no overlap (`checkPlan`).
+ * - Each piece is a job any worker takes. It works in its own folder, reports frames done (the owner's progress
+ *   stays below 1 until the join has stored the result), and is finished with its frame count and hand-off
+ *   state under the owner's row lock: exactly one job sees the set complete, and that one joins the pieces in
+ *   plan order — whatever order they finished in.
+ * - A piece that needs what came before it gets it from the mechanism, so a split run equals a single pass:
+ *   `look-back` pieces run side by side and each reads `lookBack` frames before its first (a frame difference
+ *   needs the previous frame); `chained` pieces run one after the other, piece i + 1 queued when piece i has
+ *   finished and given the small JSON state piece i saved (a tracker's last position).
+ * - A failure no retry would change (`PieceFailure`, or the kind's `isPermanent`) or the last attempt records
+ *   the reason on the owner; a job whose owner is no longer active (revoked, failed elsewhere, deleted) ends
+ *   quietly. A killed worker's job is retried by the queue; finished pieces are never redone.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdir, rm } from 'node:fs/promises';
+import { getTableName, type SQL, sql } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { z } from 'zod';
+import type { AppContext } from '../context.js';
+import type { Database } from '../db/client.js';
+import { jobWorkDir } from '../lib/storage-keys.js';
+import type { JobDefinition } from './job-queue.js';
+
+/** A piece as its table stores it (the columns every piece table has). */
+export interface Piece<State = unknown> {
+  index: number;
+  /** First frame whose result the piece produces. */
+  startFrame: number;
+  /** One past its last frame (the last piece of an open-ended plan reads to the end of the stream). */
+  endFrame: number;
+  framesDone: number;
+  done: boolean;
+  /** Frames the piece produced, once finished. */
+  frameCount: number | null;
+  jobId: string | null;
+  /** The worker process (host:pid) that finished the piece. */
+  worker: string | null;
+  /** What a chained piece saved for the next one. */
+  handoff: State | null;
+}
+
+/** How a piece gets what the frames before it left (see the file comment). */
+export type HandOff = { mode: 'independent' } | { mode: 'look-back'; frames: number } | { mode: 'chained' };
+
+/** What a kind's `work` is given for one piece. */
+export interface PieceWork<State> {
+  piece: Piece<State>;
+  /** Whether it is the plan's last piece. */
+  isLast: boolean;
+  /** First frame to read: `startFrame` less the look-back (0 at most), else `startFrame`. */
+  readFrom: number;
+  /** Chained: the state the piece before saved (null for the first piece); otherwise null. */
+  previous: State | null;
+  /** A folder of its own, removed when the piece ends. */
+  dir: string;
+  /** Aborted when the owner stops being active, the process stops taking jobs, or the kind aborts it. */
+  signal: AbortSignal;
+  /** Frames of [startFrame, endFrame) done so far, for progress. */
+  onFrames(framesDone: number): void;
+}
+
+export interface PieceResult<State> {
+  /** Frames produced; checked against the plan (the last piece of an open-ended plan may differ). */
+  frames: number;
+  /** Chained: what the next piece receives. */
+  handoff?: State;
+}
+
+/** A failure no retry would change: the owner fails at once with this message. */
+export class PieceFailure extends Error {}
+
+/**
+ * One user of the mechanism. `Key` names the owner's id in the job payload (kept from before, so jobs queued by
+ * an older version and the watchdog's `liveJobKeys` still read it).
+ */
+export interface PieceKind<Key extends string, Owner, State = never> {
+  /** The job queue, e.g. `analyses.segment`. */
+  name: string;
+  key: Key;
+  pieces: { table: PgTable; owner: PgColumn };
+  owner: {
+    table: PgTable;
+    key: PgColumn;
+    /** The double-precision column that shows progress 0–1. */
+    progress: PgColumn;
+    /** While true, pieces work, progress is recorded and the set can complete. */
+    active: SQL;
+  };
+  handOff: HandOff;
+  /** The last piece reads to the end of the stream, whatever the plan said (a probe may miscount). */
+  openEnded: boolean;
+  workDir: Parameters<typeof jobWorkDir>[1];
+  /** How often a running piece records its progress (and learns that its owner stopped). */
+  progressEveryMs: number;
+  job: Pick<
+    JobDefinition<unknown, AppContext>,
+    'heartbeatSeconds' | 'retryLimit' | 'retryDelaySeconds' | 'expireInSeconds' | 'concurrency'
+  >;
+  /** The owner, when its pieces may still work; undefined ends the job quietly. */
+  load(context: AppContext, key: string): Promise<Owner | undefined>;
+  /** Called before a piece works (e.g. a queued run becomes running). */
+  begin?(context: AppContext, owner: Owner): Promise<void>;
+  work(context: AppContext, owner: Owner, work: PieceWork<State>): Promise<PieceResult<State>>;
+  /** Runs once, in the job that finishes the set, with every piece in plan order. */
+  join(context: AppContext, owner: Owner, pieces: Piece<State>[], dir: string): Promise<void>;
+  /** Called after the piece's job did its part (e.g. remove what it stored if the owner was deleted meanwhile). */
+  after?(context: AppContext, owner: Owner): Promise<void>;
+  /** Errors that mean the piece was stopped (this process is shutting down), never recorded as a failure. */
+  isInterruption?(error: unknown): boolean;
+  /** Errors of the kind's own that no retry would change (besides `PieceFailure`). */
+  isPermanent?(error: unknown): boolean;
+  /** The reason users read for an error other than a `PieceFailure` (never a path or a stack). */
+  reason(error: unknown): string;
+  /** The reason when a piece produced another number of frames than planned. */
+  countMismatch(owner: Owner, piece: Piece<State>, frames: number): string;
+  /** Records the failure on the owner (only while active). */
+  fail(context: AppContext, key: string, reason: string): Promise<void>;
+  /** Lets the kind abort a running piece itself (e.g. a revoke in this process); answers how to forget it. */
+  track?(key: string, controller: AbortController): () => void;
+}
+
+export type PiecePayload<Key extends string> = { [K in Key]: string } & { index: number };
+
+const id = (column: PgColumn) => sql.identifier(column.name);
+const table = (t: PgTable) => sql.identifier(getTableName(t));
+
+async function rows<T>(db: Database, query: SQL): Promise<T[]> {
+  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+}
+
+const PIECE_COLUMNS = sql`"index", start_frame as "startFrame", end_frame as "endFrame", frames_done as "framesDone",
+  done, frame_count as "frameCount", job_id as "jobId", worker, handoff`;
+
+/** A plan's pieces in order: indexes 0…n − 1, each non-empty, each starting where the one before ended. */
+export function checkPlan(pieces: readonly { index: number; startFrame: number; endFrame: number }[]): void {
+  if (pieces.length === 0) throw new Error('a plan needs at least one piece');
+  for (const [i, piece] of pieces.entries()) {
+    if (piece.index !== i) throw new Error(`piece ${i} has index ${piece.index}`);
+    if (piece.endFrame <= piece.startFrame) throw new Error(`piece ${i} is empty`);
+    const before = pieces[i - 1];
+    if (i === 0 ? piece.startFrame !== 0 : piece.startFrame !== before!.endFrame) {
+      throw new Error(`piece ${i} starts at frame ${piece.startFrame}, not where the piece before ended`);
+    }
+  }
+}
+
+/** The first frame a piece reads: `frames` before its own first one under look-back, at most back to frame 0. */
+export function readFromFrame(handOff: HandOff, startFrame: number): number {
+  return handOff.mode === 'look-back' ? Math.max(0, startFrame - handOff.frames) : startFrame;
+}
+
+export interface Pieces<Key extends string, Owner, State> {
+  job: JobDefinition<PiecePayload<Key>, AppContext>;
+  kind: PieceKind<Key, Owner, State>;
+  /** Replaces the owner's pieces with a checked plan (inside the caller's transaction, beside the owner's row). */
+  plan(tx: Database, key: string, pieces: Record<string, unknown>[]): Promise<void>;
+  /** Queues what is left to do: every unfinished piece, or (chained) the first one. Safe to call again. */
+  queue(context: AppContext, key: string): Promise<void>;
+  /** The job ids of the owners' pieces, to cancel the queued ones. */
+  jobIds(context: AppContext, keys: string[]): Promise<string[]>;
+  /** The owner's pieces in plan order. */
+  list(db: Database, key: string): Promise<Piece<State>[]>;
+}
+
+export function definePieces<Key extends string, Owner, State = never>(
+  kind: PieceKind<Key, Owner, State>,
+): Pieces<Key, Owner, State> {
+  const pieceTable = table(kind.pieces.table);
+  const ownerOf = id(kind.pieces.owner);
+  const ownerTable = table(kind.owner.table);
+  const ownerKey = id(kind.owner.key);
+  const chained = kind.handOff.mode === 'chained';
+  /** Controllers of this process's running pieces, so a shutdown stops them (and their jobs are retried). */
+  const running = new Set<AbortController>();
+
+  const list = (db: Database, key: string) =>
+    rows<Piece<State>>(db, sql`select ${PIECE_COLUMNS} from ${pieceTable} where ${ownerOf} = ${key} order by "index"`);
+  const one = async (db: Database, key: string, index: number) =>
+    (
+      await rows<Piece<State>>(
+        db,
+        sql`select ${PIECE_COLUMNS} from ${pieceTable} where ${ownerOf} = ${key} and "index" = ${index}`,
+      )
+    )[0];
+
+  async function send(context: AppContext, key: string, index: number) {
+    const payload = { [kind.key]: key, index } as PiecePayload<Key>;
+    const jobId = await context.jobs.send(job, payload, { singletonKey: `${key}:${index}` });
+    if (jobId) {
+      await context.db.execute(
+        sql`update ${pieceTable} set job_id = ${jobId} where ${ownerOf} = ${key} and "index" = ${index}`,
+      );
+    }
+  }
+
+  async function queue(context: AppContext, key: string) {
+    const pieces = await list(context.db, key);
+    const open = pieces.filter((piece) => !piece.done);
+    for (const piece of chained ? open.slice(0, 1) : open) await send(context, key, piece.index);
+  }
+
+  /**
+   * Records the owner's progress from its pieces' frames; answers whether the owner is still active. Below 1
+   * until the join has stored the result.
+   */
+  async function reportProgress(context: AppContext, key: string, index: number, framesDone: number) {
+    await context.db.execute(
+      sql`update ${pieceTable} set frames_done = ${framesDone} where ${ownerOf} = ${key} and "index" = ${index}`,
+    );
+    return (await rows<{ key: string }>(context.db, progressUpdate(key))).length > 0;
+  }
+
+  /** The owner's progress from its pieces' frames (while active), answering the owner's key. */
+  const progressUpdate = (key: string) =>
+    sql`update ${ownerTable} set ${id(kind.owner.progress)} = least(0.99, coalesce((
+          select sum(least(p.frames_done, p.end_frame - p.start_frame))::float8 / nullif(sum(p.end_frame - p.start_frame), 0)
+          from ${pieceTable} p where p.${ownerOf} = ${key}), 0))
+        where ${ownerKey} = ${key} and (${kind.owner.active}) returning ${ownerKey} as key`;
+
+  async function isActive(context: AppContext, key: string) {
+    const found = await rows<{ key: string }>(
+      context.db,
+      sql`select ${ownerKey} as key from ${ownerTable} where ${ownerKey} = ${key} and (${kind.owner.active})`,
+    );
+    return found.length > 0;
+  }
+
+  async function withWorkDir<T>(context: AppContext, work: (dir: string) => Promise<T>): Promise<T> {
+    const dir = jobWorkDir(context.config.dataDir, kind.workDir, randomUUID());
+    await mkdir(dir, { recursive: true });
+    try {
+      return await work(dir);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  /** Works one piece in its folder, with a progress ticker that also stops it when the owner stops. */
+  async function workPiece(
+    context: AppContext,
+    key: string,
+    owner: Owner,
+    piece: Piece<State>,
+    previous: State | null,
+  ) {
+    const count = (
+      await rows<{ n: number }>(context.db, sql`select count(*)::int as n from ${pieceTable} where ${ownerOf} = ${key}`)
+    )[0]!.n;
+    const isLast = piece.index === count - 1;
+    const controller = new AbortController();
+    running.add(controller);
+    const untrack = kind.track?.(key, controller);
+    let framesDone = 0;
+    let reporting = false;
+    const ticker = setInterval(() => {
+      if (reporting) return;
+      reporting = true;
+      reportProgress(context, key, piece.index, framesDone)
+        .then((active) => {
+          if (!active) controller.abort();
+        })
+        .catch((error: unknown) => context.logger.warn({ err: error, job: kind.name }, 'piece progress update failed'))
+        .finally(() => {
+          reporting = false;
+        });
+    }, kind.progressEveryMs);
+    try {
+      const result = await withWorkDir(context, (dir) =>
+        kind.work(context, owner, {
+          piece,
+          isLast,
+          readFrom: readFromFrame(kind.handOff, piece.startFrame),
+          previous,
+          dir,
+          signal: controller.signal,
+          onFrames: (frames) => (framesDone = Math.max(framesDone, frames)),
+        }),
+      );
+      const planned = piece.endFrame - piece.startFrame;
+      if (result.frames !== planned && !(isLast && kind.openEnded)) {
+        throw new PieceFailure(kind.countMismatch(owner, piece, result.frames));
+      }
+      return result;
+    } finally {
+      clearInterval(ticker);
+      untrack?.();
+      running.delete(controller);
+    }
+  }
+
+  /**
+   * Marks a worked piece finished with its result; true for the one caller that finishes the set. The owner's
+   * row is locked, so two last pieces finishing at once cannot both see the set complete.
+   */
+  async function finish(context: AppContext, key: string, index: number, result: PieceResult<State> | null) {
+    return context.db.transaction(async (tx) => {
+      const locked = await rows<{ key: string }>(
+        tx,
+        sql`select ${ownerKey} as key from ${ownerTable} where ${ownerKey} = ${key} and (${kind.owner.active}) for update`,
+      );
+      if (locked.length === 0) return false;
+      if (result) {
+        await tx.execute(
+          sql`update ${pieceTable} set done = true, frame_count = ${result.frames}, frames_done = ${result.frames},
+                handoff = ${result.handoff === undefined ? null : JSON.stringify(result.handoff)}::jsonb,
+                worker = ${context.jobs.workerId}
+              where ${ownerOf} = ${key} and "index" = ${index}`,
+        );
+        await tx.execute(progressUpdate(key));
+      }
+      const [open] = await rows<{ n: number }>(
+        tx,
+        sql`select count(*)::int as n from ${pieceTable} where ${ownerOf} = ${key} and not done`,
+      );
+      return open?.n === 0;
+    });
+  }
+
+  async function join(context: AppContext, key: string, owner: Owner) {
+    const pieces = await list(context.db, key);
+    await withWorkDir(context, (dir) => kind.join(context, owner, pieces, dir));
+  }
+
+  async function handle(context: AppContext, payload: PiecePayload<Key>, attempt: { isFinalAttempt: boolean }) {
+    const key = payload[kind.key] as string;
+    const owner = await kind.load(context, key);
+    if (owner === undefined) return;
+    const piece = await one(context.db, key, payload.index);
+    if (!piece) return;
+    try {
+      let result: PieceResult<State> | null = null;
+      if (!piece.done) {
+        let previous: State | null = null;
+        if (chained && piece.index > 0) {
+          const before = await one(context.db, key, piece.index - 1);
+          // Not finished yet (a stray job): the one before queues this piece when it finishes.
+          if (!before?.done) return;
+          previous = before.handoff;
+        }
+        await kind.begin?.(context, owner);
+        result = await workPiece(context, key, owner, piece, previous);
+      }
+      if (await finish(context, key, piece.index, result)) await join(context, key, owner);
+      else if (chained) {
+        const next = await one(context.db, key, piece.index + 1);
+        if (next && !next.done && (await isActive(context, key))) await send(context, key, next.index);
+      }
+      await kind.after?.(context, owner);
+    } catch (error) {
+      // Revoked, failed elsewhere or deleted meanwhile: nothing left to record.
+      if (!(await isActive(context, key))) {
+        await kind.after?.(context, owner);
+        return;
+      }
+      if (kind.isInterruption?.(error)) throw error;
+      const permanent = error instanceof PieceFailure || kind.isPermanent?.(error) === true;
+      if (permanent || attempt.isFinalAttempt) {
+        const reason = error instanceof PieceFailure ? error.message : kind.reason(error);
+        context.logger.warn({ job: kind.name, [kind.key]: key, index: piece.index, reason }, 'piece failed');
+        await kind.fail(context, key, reason);
+        if (permanent) return;
+      }
+      throw error;
+    }
+  }
+
+  const job: JobDefinition<PiecePayload<Key>, AppContext> = {
+    name: kind.name,
+    ...kind.job,
+    payload: z.object({ [kind.key]: z.string().uuid(), index: z.number().int().min(0) }) as unknown as z.ZodType<
+      PiecePayload<Key>
+    >,
+    onStop: () => {
+      for (const controller of running) controller.abort();
+    },
+    handle: (context, payload, attempt) => handle(context, payload, attempt),
+  };
+
+  return {
+    job,
+    kind,
+    list,
+    queue,
+    async plan(tx, key, pieces) {
+      checkPlan(pieces as unknown as Piece[]);
+      await tx.execute(sql`delete from ${pieceTable} where ${ownerOf} = ${key}`);
+      // biome-ignore lint/suspicious/noExplicitAny: the kind's own table; its rows are checked above
+      await tx.insert(kind.pieces.table).values(pieces as any);
+    },
+    async jobIds(context, keys) {
+      if (keys.length === 0) return [];
+      const found = await rows<{ jobId: string }>(
+        context.db,
+        sql`select job_id as "jobId" from ${pieceTable}
+            where ${ownerOf} in (select jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb)::uuid)
+              and job_id is not null`,
+      );
+      return found.map((row) => row.jobId);
+    },
+  };
+}
