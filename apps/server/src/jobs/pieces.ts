@@ -205,23 +205,24 @@ export function definePieces<Key extends string, Owner, State = never>(
     for (const piece of chained ? open.slice(0, 1) : open) await send(context, key, piece.index);
   }
 
-  /**
-   * Records the owner's progress from its pieces' frames; answers whether the owner is still active. Below 1
-   * until the join has stored the result.
-   */
-  async function reportProgress(context: AppContext, key: string, index: number, framesDone: number) {
-    await context.db.execute(
-      sql`update ${pieceTable} set frames_done = ${framesDone} where ${ownerOf} = ${key} and "index" = ${index}`,
-    );
-    return (await rows<{ key: string }>(context.db, progressUpdate(key))).length > 0;
-  }
-
   /** The owner's progress from its pieces' frames (while active), answering the owner's key. */
   const progressUpdate = (key: string) =>
     sql`update ${ownerTable} set ${id(kind.owner.progress)} = least(0.99, coalesce((
           select sum(least(p.frames_done, p.end_frame - p.start_frame))::float8 / nullif(sum(p.end_frame - p.start_frame), 0)
           from ${pieceTable} p where p.${ownerOf} = ${key}), 0))
         where ${ownerKey} = ${key} and (${kind.owner.active}) returning ${ownerKey} as key`;
+
+  /**
+   * Records the owner's progress from its pieces' frames; answers whether the owner is still active. Below 1
+   * until the join has stored the result.
+   */
+  async function reportProgress(context: AppContext, key: string, index: number, framesDone: number) {
+    await context.db.execute(
+      sql`update ${pieceTable} set frames_done = ${framesDone}
+          where ${ownerOf} = ${key} and "index" = ${index} and not done`,
+    );
+    return (await rows<{ key: string }>(context.db, progressUpdate(key))).length > 0;
+  }
 
   async function isActive(context: AppContext, key: string) {
     const found = await rows<{ key: string }>(
@@ -253,21 +254,25 @@ export function definePieces<Key extends string, Owner, State = never>(
       await rows<{ n: number }>(context.db, sql`select count(*)::int as n from ${pieceTable} where ${ownerOf} = ${key}`)
     )[0]!.n;
     const isLast = piece.index === count - 1;
+    // Which process works on the piece now (a retry elsewhere overwrites it), and none of its frames done yet.
+    await context.db.execute(
+      sql`update ${pieceTable} set worker = ${context.jobs.workerId}, frames_done = 0
+          where ${ownerOf} = ${key} and "index" = ${piece.index}`,
+    );
     const controller = new AbortController();
     running.add(controller);
     const untrack = kind.track?.(key, controller);
     let framesDone = 0;
-    let reporting = false;
+    let reporting: Promise<void> | null = null;
     const ticker = setInterval(() => {
       if (reporting) return;
-      reporting = true;
-      reportProgress(context, key, piece.index, framesDone)
+      reporting = reportProgress(context, key, piece.index, framesDone)
         .then((active) => {
           if (!active) controller.abort();
         })
         .catch((error: unknown) => context.logger.warn({ err: error, job: kind.name }, 'piece progress update failed'))
         .finally(() => {
-          reporting = false;
+          reporting = null;
         });
     }, kind.progressEveryMs);
     try {
@@ -289,6 +294,8 @@ export function definePieces<Key extends string, Owner, State = never>(
       return result;
     } finally {
       clearInterval(ticker);
+      // A report still on its way must not land after the piece's finish (another connection may run it later).
+      await reporting;
       untrack?.();
       running.delete(controller);
     }
