@@ -234,15 +234,12 @@ export async function createAnalysis(
     );
     return run!.analysisUuid;
   });
-  await sendOrFail(context, analysisUuid, async () => {
-    await segmentPieces.queue(context, analysisUuid);
-    return null;
-  });
+  await sendOrFail(context, analysisUuid, () => segmentPieces.queue(context, analysisUuid));
   return { analysisUuid, notices };
 }
 
 /** A run whose jobs cannot be queued fails visibly instead of waiting forever. */
-async function sendOrFail(context: AppContext, analysisUuid: string, send: () => Promise<string | null>) {
+async function sendOrFail<T>(context: AppContext, analysisUuid: string, send: () => Promise<T>): Promise<T> {
   try {
     return await send();
   } catch (error) {
