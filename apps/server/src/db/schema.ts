@@ -397,6 +397,8 @@ export const analysisSegments = pgTable(
     jobId: text('job_id'),
     /** The worker process (host:pid) that stored the segment's values. */
     worker: text('worker'),
+    /** What a chained piece saved for the next one (jobs/pieces.ts); null for side-by-side pieces. */
+    handoff: jsonb('handoff'),
   },
   (t) => [primaryKey({ columns: [t.analysisUuid, t.index] })],
 );
@@ -422,7 +424,11 @@ export const playbackPieces = pgTable(
     durationS: doublePrecision('duration_s'),
     framesDone: integer('frames_done').notNull().default(0),
     done: boolean('done').notNull().default(false),
+    /** The common piece columns (jobs/pieces.ts): frames encoded, who encoded them, a chained piece's state. */
+    frameCount: integer('frame_count'),
     jobId: text('job_id'),
+    worker: text('worker'),
+    handoff: jsonb('handoff'),
   },
   (t) => [primaryKey({ columns: [t.videoUuid, t.index] })],
 );

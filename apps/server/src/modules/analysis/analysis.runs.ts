@@ -9,19 +9,19 @@
  * - revoking sets the status: queued jobs are cancelled, running ones see the status within half a second
  *   (or at once in this process) and kill their ffmpeg and thread.
  */
-import { randomUUID } from 'node:crypto';
-import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { type CleanStart, DecodeErrorReport, FILE_START } from '../../adapters/media/clean-start.js';
 import { lastLine } from '../../adapters/media/ffmpeg-media.js';
+import type { MediaInput } from '../../adapters/media/input-policy.js';
 import { ProcessError } from '../../adapters/media/run-process.js';
 import type { AppContext } from '../../context.js';
 import { analyses, analysisSegments, videos } from '../../db/schema.js';
 import type { JobDefinition } from '../../jobs/job-queue.js';
-import { analysisKeys, jobWorkDir } from '../../lib/storage-keys.js';
-import { abortAllLocalRuns, abortLocalRun, openMediaInput, track } from './analysis.media-input.js';
+import { definePieces, type Piece, type PieceWork } from '../../jobs/pieces.js';
+import { analysisKeys } from '../../lib/storage-keys.js';
+import { abortLocalRun, openMediaInput, track } from './analysis.media-input.js';
 import { completeRun, PermanentRunFailure, readFloat64, readSeries } from './analysis.results.js';
 import {
   type EventDetectionParameterValues,
@@ -55,7 +55,7 @@ function humanReason(error: unknown): string {
 }
 
 /** The run's error for a decode error ffmpeg reported: what it said and where, never a path. */
-function decodeFailure(error: DecodeErrorReport, segment?: Pick<SegmentRow, 'startFrame' | 'endFrame'>): string {
+function decodeFailure(error: DecodeErrorReport, segment?: { startFrame: number; endFrame: number }): string {
   const where = segment ? ` in frames ${segment.startFrame}–${segment.endFrame - 1}` : '';
   const line = lastLine(error.lines[0] ?? '');
   return `ffmpeg reported a decode error${where} ("${line}"), so those frames' counts would be wrong. The video is damaged there or uses a feature ffmpeg cannot decode; convert it (e.g. to H.264 with regular keyframes) and upload it again.`;
@@ -81,119 +81,52 @@ async function markRunning(context: AppContext, analysisUuid: string) {
     .where(and(eq(analyses.analysisUuid, analysisUuid), eq(analyses.status, 'queued')));
 }
 
-/**
- * Records a segment's progress and the run's, and answers the run's status (so a segment learns of a revoke
- * or a failure elsewhere). Progress stays below 1 until the run has succeeded.
- */
-async function reportProgress(context: AppContext, analysisUuid: string, index: number, framesDone: number) {
-  await context.db
-    .update(analysisSegments)
-    .set({ framesDone })
-    .where(and(eq(analysisSegments.analysisUuid, analysisUuid), eq(analysisSegments.index, index)));
-  const [row] = await context.db
-    .update(analyses)
-    .set({
-      progress: sql`least(0.99, coalesce((select sum(s.frames_done)::float8 / nullif(sum(s.end_frame - s.start_frame), 0)
-        from analysis_segments s where s.analysis_uuid = ${analysisUuid}), 0))`,
-    })
-    .where(and(eq(analyses.analysisUuid, analysisUuid), eq(analyses.status, 'running')))
-    .returning({ status: analyses.status });
-  return row?.status ?? (await loadRun(context, analysisUuid))?.status ?? 'gone';
+/** The frames before its first that a segment reads: a frame difference needs the frame before. */
+const MOVEMENT_LOOK_BACK = 1;
+
+type SegmentRow = Piece<never>;
+
+/** Decodes the segment's frames from `start` in a worker thread and counts changed pixels. */
+function decodeSegment(
+  context: AppContext,
+  run: AnalysisRow,
+  input: MediaInput,
+  work: PieceWork<never>,
+  start: CleanStart,
+) {
+  return runTask(
+    {
+      kind: 'frames',
+      ffmpeg: context.media.binaries.ffmpeg,
+      source: { ...(run.source as RunSource), ...input },
+      parameters: run.parameters as MovementDetectionParameters,
+      startFrame: work.piece.startFrame,
+      endFrame: work.isLast ? null : work.piece.endFrame,
+      start,
+      // Segments decode side by side; more ffmpeg threads than cores only add switching.
+      threads: context.config.analysisWorkers > 1 ? 1 : 0,
+    },
+    { signal: work.signal, onProgress: work.onFrames },
+  );
 }
 
-export const analysisSegmentJob: JobDefinition<{ analysisUuid: string; index: number }, AppContext> = {
-  name: 'analyses.segment',
-  heartbeatSeconds: 10,
-  payload: z.object({ analysisUuid: z.string().uuid(), index: z.number().int().min(0) }),
-  retryLimit: 2,
-  retryDelaySeconds: 10,
-  expireInSeconds: 6 * 60 * 60,
-  concurrency: (context) => context.config.analysisWorkers,
-  onStop: abortAllLocalRuns,
-  async handle(context, { analysisUuid, index }, job) {
-    const run = await loadRun(context, analysisUuid);
-    if (!run || (run.status !== 'queued' && run.status !== 'running')) return;
-    const [segment] = await context.db
-      .select()
-      .from(analysisSegments)
-      .where(and(eq(analysisSegments.analysisUuid, analysisUuid), eq(analysisSegments.index, index)));
-    if (!segment) return;
-    try {
-      if (!segment.done) await processSegment(context, run, segment);
-      if (await completeSegment(context, run, segment.index)) await finishMovementRun(context, analysisUuid);
-    } catch (error) {
-      if (error instanceof TaskCancelledError) {
-        // Revoked, failed elsewhere or deleted: done. Still running (this worker is shutting down): retry.
-        if ((await loadRun(context, analysisUuid))?.status !== 'running') return;
-        throw error;
-      }
-      if (error instanceof PermanentRunFailure || job.isFinalAttempt) {
-        await markFailed(context, analysisUuid, humanReason(error));
-        if (error instanceof PermanentRunFailure) return;
-      }
-      throw error;
-    }
-  },
-};
-
-type SegmentRow = typeof analysisSegments.$inferSelect;
-
-async function processSegment(context: AppContext, run: AnalysisRow, segment: SegmentRow) {
+async function processSegment(context: AppContext, run: AnalysisRow, work: PieceWork<never>) {
   const source = run.source as RunSource;
-  const parameters = run.parameters as MovementDetectionParameters;
+  const segment = work.piece;
   const [video] = await context.db
     .select({ originalKey: videos.originalKey, container: videos.container })
     .from(videos)
     .where(eq(videos.videoUuid, run.videoUuid));
-  if (!video?.originalKey) return;
-  await markRunning(context, run.analysisUuid);
-  // Which process works on the segment now (a retry elsewhere overwrites it): kept with the stored values.
-  await context.db
-    .update(analysisSegments)
-    .set({ worker: context.jobs.workerId, framesDone: 0 })
-    .where(and(eq(analysisSegments.analysisUuid, run.analysisUuid), eq(analysisSegments.index, segment.index)));
-  const segments = await context.db
-    .select({ count: sql<number>`count(*)::int` })
-    .from(analysisSegments)
-    .where(eq(analysisSegments.analysisUuid, run.analysisUuid));
-  const isLast = segment.index === (segments[0]?.count ?? 1) - 1;
-  const controller = new AbortController();
-  const untrack = track(run.analysisUuid, controller);
-  const local = await openMediaInput(context, { originalKey: video.originalKey, container: video.container });
-  let framesDone = 0;
-  let reporting = false;
-  const ticker = setInterval(() => {
-    if (reporting) return;
-    reporting = true;
-    reportProgress(context, run.analysisUuid, segment.index, framesDone)
-      .then((status) => {
-        if (status !== 'running') controller.abort();
-      })
-      .catch((error: unknown) => context.logger.warn({ err: error }, 'analysis progress update failed'))
-      .finally(() => {
-        reporting = false;
-      });
-  }, 500);
-  let values: Float64Array;
+  if (!video?.originalKey) throw new PermanentRunFailure('The video has no original file any more.');
   const start = source.segmentStarts?.[segment.index] ?? FILE_START;
-  const decode = (from: CleanStart) =>
-    runTask(
-      {
-        kind: 'frames',
-        ffmpeg: context.media.binaries.ffmpeg,
-        source: { ...source, ...local.input },
-        parameters,
-        startFrame: segment.startFrame,
-        endFrame: isLast ? null : segment.endFrame,
-        start: from,
-        // Segments decode side by side; more ffmpeg threads than cores only add switching.
-        threads: context.config.analysisWorkers > 1 ? 1 : 0,
-      },
-      { signal: controller.signal, onProgress: (done) => (framesDone = done) },
-    );
+  // The planned start gives the look-back frames (analysis.service.ts plans it from `readFrom`).
+  if (start.frame > work.readFrom)
+    throw new Error(`segment ${segment.index} cannot start its decode at ${start.frame}`);
+  const local = await openMediaInput(context, { originalKey: video.originalKey, container: video.container });
+  let values: Float64Array;
   try {
     try {
-      ({ values } = await decode(start));
+      ({ values } = await decodeSegment(context, run, local.input, work, start));
     } catch (error) {
       // ffmpeg reported a decode error from a proven start: decode again from the file's start (always clean).
       // The same error from there is the file's own: the run fails with it, no retry would change it.
@@ -204,82 +137,28 @@ async function processSegment(context: AppContext, run: AnalysisRow, segment: Se
         'decode error from a proven clean start; decoding the segment again from the file start',
       );
       try {
-        ({ values } = await decode(FILE_START));
+        ({ values } = await decodeSegment(context, run, local.input, work, FILE_START));
       } catch (again) {
         if (again instanceof DecodeErrorReport) throw new PermanentRunFailure(decodeFailure(again, segment));
         throw again;
       }
     }
   } finally {
-    clearInterval(ticker);
-    untrack();
     await local.release();
-  }
-  const expected = segment.endFrame - segment.startFrame;
-  if (!isLast && values.length !== expected) {
-    throw new PermanentRunFailure(
-      `The video ended at frame ${segment.startFrame + values.length}, before the ${source.frameCount} frames its header announces.`,
-    );
   }
   await context.storage.write(
     segmentKey(run, segment.index),
     Buffer.from(values.buffer, values.byteOffset, values.byteLength),
   );
-  await context.db
-    .update(analysisSegments)
-    .set({ frameCount: values.length, framesDone: values.length, worker: context.jobs.workerId })
-    .where(and(eq(analysisSegments.analysisUuid, run.analysisUuid), eq(analysisSegments.index, segment.index)));
+  return { frames: values.length };
 }
 
-/** Marks a stored segment done; true for the one caller that completes the set (the run row is locked). */
-async function completeSegment(context: AppContext, run: AnalysisRow, index: number): Promise<boolean> {
-  return context.db.transaction(async (tx) => {
-    const [locked] = await tx
-      .select({ status: analyses.status })
-      .from(analyses)
-      .where(eq(analyses.analysisUuid, run.analysisUuid))
-      .for('update');
-    if (locked?.status !== 'running') return false;
-    const [segment] = await tx
-      .select({ frameCount: analysisSegments.frameCount, done: analysisSegments.done })
-      .from(analysisSegments)
-      .where(and(eq(analysisSegments.analysisUuid, run.analysisUuid), eq(analysisSegments.index, index)));
-    if (!segment || segment.frameCount === null) return false;
-    if (!segment.done) {
-      await tx
-        .update(analysisSegments)
-        .set({ done: true })
-        .where(and(eq(analysisSegments.analysisUuid, run.analysisUuid), eq(analysisSegments.index, index)));
-    }
-    const [open] = await tx
-      .select({ count: sql<number>`count(*)::int` })
-      .from(analysisSegments)
-      .where(and(eq(analysisSegments.analysisUuid, run.analysisUuid), eq(analysisSegments.done, false)));
-    return (open?.count ?? 0) === 0;
-  });
-}
-
-async function withWorkDir<T>(context: AppContext, work: (dir: string) => Promise<T>): Promise<T> {
-  const dir = jobWorkDir(context.config.dataDir, 'analysis', randomUUID());
-  await mkdir(dir, { recursive: true });
-  try {
-    return await work(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
-
-/** Merges the segments into the run's series, detects events, and completes the run. */
-async function finishMovementRun(context: AppContext, analysisUuid: string) {
-  const run = await loadRun(context, analysisUuid);
+/** Merges the segments (in plan order) into the run's series, detects events, and completes the run. */
+async function finishMovementRun(context: AppContext, planned: AnalysisRow, segments: SegmentRow[], dir: string) {
+  const run = await loadRun(context, planned.analysisUuid);
   if (run?.status !== 'running') return;
   const source = run.source as RunSource;
   const parameters = run.parameters as MovementDetectionParameters;
-  const segments = await context.db
-    .select()
-    .from(analysisSegments)
-    .where(eq(analysisSegments.analysisUuid, analysisUuid))
-    .orderBy(asc(analysisSegments.index));
   const total = segments.reduce((sum, s) => sum + (s.frameCount ?? 0), 0);
   const values = new Float64Array(total);
   let offset = 0;
@@ -291,27 +170,67 @@ async function finishMovementRun(context: AppContext, analysisUuid: string) {
   const stored = analysisKeys(run);
   const keys = { seriesKey: stored.series, timesKey: null, seriesCsvKey: stored.seriesCsv };
   await context.storage.write(keys.seriesKey, Buffer.from(values.buffer));
-  await withWorkDir(context, async (dir) => {
-    const csvPath = path.join(dir, 'series.csv');
-    const detected = await runTask({
-      kind: 'detect',
-      series: { values, times: null, fps: source.fps },
-      events: parameters,
-      freezing:
-        parameters.freeze_threshold === null
-          ? null
-          : {
-              freeze_threshold: parameters.freeze_threshold,
-              min_freeze_s: parameters.min_freeze_s,
-              bin_s: parameters.bin_s,
-            },
-      csvPath,
-    });
-    await context.storage.importFile(keys.seriesCsvKey, csvPath, 'text/csv');
-    await completeRun(context, run, { values, times: null, fps: source.fps }, detected, keys);
+  const csvPath = path.join(dir, 'series.csv');
+  const detected = await runTask({
+    kind: 'detect',
+    series: { values, times: null, fps: source.fps },
+    events: parameters,
+    freezing:
+      parameters.freeze_threshold === null
+        ? null
+        : {
+            freeze_threshold: parameters.freeze_threshold,
+            min_freeze_s: parameters.min_freeze_s,
+            bin_s: parameters.bin_s,
+          },
+    csvPath,
   });
+  await context.storage.importFile(keys.seriesCsvKey, csvPath, 'text/csv');
+  await completeRun(context, run, { values, times: null, fps: source.fps }, detected, keys);
   await context.storage.deletePrefix(stored.segmentsPrefix);
 }
+
+/**
+ * A movement-detection run's segments: side by side on any worker (this process, or `npm run worker` on other
+ * machines), each decoding from a proven clean start before its first frame; the segment that completes the set
+ * merges them, runs event detection and the summary, and stores the series, its CSV and the events.
+ */
+export const segmentPieces = definePieces<'analysisUuid', AnalysisRow>({
+  name: 'analyses.segment',
+  key: 'analysisUuid',
+  pieces: { table: analysisSegments, owner: analysisSegments.analysisUuid },
+  owner: { table: analyses, key: analyses.analysisUuid, progress: analyses.progress, active: sql`status = 'running'` },
+  handOff: { mode: 'look-back', frames: MOVEMENT_LOOK_BACK },
+  // The last segment reads to the end of the stream, whatever the probe counted.
+  openEnded: true,
+  workDir: 'analysis',
+  // Running segments learn of a revoke elsewhere within half a second.
+  progressEveryMs: 500,
+  job: {
+    heartbeatSeconds: 10,
+    retryLimit: 2,
+    retryDelaySeconds: 10,
+    expireInSeconds: 6 * 60 * 60,
+    concurrency: (context) => context.config.analysisWorkers,
+  },
+  async load(context, analysisUuid) {
+    const run = await loadRun(context, analysisUuid);
+    return run && (run.status === 'queued' || run.status === 'running') ? run : undefined;
+  },
+  begin: (context, run) => markRunning(context, run.analysisUuid),
+  work: processSegment,
+  join: finishMovementRun,
+  // This worker is shutting down (a revoke or a failure elsewhere ends the job before this is asked): retry.
+  isInterruption: (error) => error instanceof TaskCancelledError,
+  isPermanent: (error) => error instanceof PermanentRunFailure,
+  reason: humanReason,
+  countMismatch: (run, segment, frames) =>
+    `The video ended at frame ${segment.startFrame + frames}, before the ${(run.source as RunSource).frameCount} frames its header announces.`,
+  fail: markFailed,
+  track,
+});
+
+export const analysisSegmentJob = segmentPieces.job;
 
 export const analysisDetectJob: JobDefinition<{ analysisUuid: string }, AppContext> = {
   name: 'analyses.detect',

@@ -9,7 +9,8 @@ import type { z } from 'zod';
 import { DecodeErrorReport, FILE_START } from '../../adapters/media/clean-start.js';
 import { demuxerOf } from '../../adapters/media/input-policy.js';
 import type { AppContext } from '../../context.js';
-import { analyses, analysisSegments } from '../../db/schema.js';
+import { analyses } from '../../db/schema.js';
+import { readFromFrame } from '../../jobs/pieces.js';
 import { badRequest, conflict, type HttpError, payloadTooLarge, unsupportedMediaType } from '../../lib/errors.js';
 import { analysisKeys, jobWorkDir } from '../../lib/storage-keys.js';
 import { clipTimeRanges } from '../../lib/time-ranges.js';
@@ -18,7 +19,7 @@ import { subjectOfVideoNow, type VideoRow } from '../videos/video.lookup.js';
 import { abortLocalRun, openMediaInput, withMediaInput } from './analysis.media-input.js';
 import { findRunOfVideo, getAnalysis } from './analysis.read.js';
 import { completeRun } from './analysis.results.js';
-import { analysisDetectJob, analysisSegmentJob, type RunSource } from './analysis.runs.js';
+import { analysisDetectJob, type RunSource, segmentPieces } from './analysis.runs.js';
 import {
   type createAnalysisBody,
   eventDetectionParameters,
@@ -205,7 +206,7 @@ export async function createAnalysis(
             video,
             input,
             probed.fps,
-            planned.map((segment) => segment.startFrame - 1),
+            planned.map((segment) => readFromFrame(segmentPieces.kind.handOff, segment.startFrame)),
           ),
         )
       : [];
@@ -216,7 +217,9 @@ export async function createAnalysis(
       .insert(analyses)
       .values({ ...base, kind: 'movement_detection', parameters, source })
       .returning({ analysisUuid: analyses.analysisUuid });
-    await tx.insert(analysisSegments).values(
+    await segmentPieces.plan(
+      tx,
+      run!.analysisUuid,
       segments.map((segment) => ({
         analysisUuid: run!.analysisUuid,
         index: segment.index,
@@ -226,20 +229,12 @@ export async function createAnalysis(
     );
     return run!.analysisUuid;
   });
-  for (const segment of segments) {
-    const jobId = await sendOrFail(context, analysisUuid, () =>
-      context.jobs.send(analysisSegmentJob, { analysisUuid, index: segment.index }),
-    );
-    await context.db
-      .update(analysisSegments)
-      .set({ jobId })
-      .where(and(eq(analysisSegments.analysisUuid, analysisUuid), eq(analysisSegments.index, segment.index)));
-  }
+  await sendOrFail(context, analysisUuid, () => segmentPieces.queue(context, analysisUuid));
   return { analysisUuid, notices };
 }
 
 /** A run whose jobs cannot be queued fails visibly instead of waiting forever. */
-async function sendOrFail(context: AppContext, analysisUuid: string, send: () => Promise<string | null>) {
+async function sendOrFail<T>(context: AppContext, analysisUuid: string, send: () => Promise<T>): Promise<T> {
   try {
     return await send();
   } catch (error) {
@@ -274,12 +269,8 @@ export async function stopRuns(context: AppContext, analysisUuids: string[]): Pr
   const uuids = revoked.map((row) => row.analysisUuid);
   if (uuids.length === 0) return [];
   for (const uuid of uuids) abortLocalRun(uuid);
-  const segments = await context.db
-    .select({ jobId: analysisSegments.jobId })
-    .from(analysisSegments)
-    .where(inArray(analysisSegments.analysisUuid, uuids));
-  const jobIds = segments.map((s) => s.jobId).filter((id): id is string => id !== null);
-  await context.jobs.cancel(analysisSegmentJob.name, jobIds).catch((error: unknown) => {
+  const jobIds = await segmentPieces.jobIds(context, uuids);
+  await context.jobs.cancel(segmentPieces.job.name, jobIds).catch((error: unknown) => {
     context.logger.warn({ err: error, analysisUuids: uuids }, 'cancelling queued segment jobs failed');
   });
   return uuids;
