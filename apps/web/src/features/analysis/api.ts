@@ -68,7 +68,9 @@ const videoPath = (ref: VideoRef) => ({
   video_uuid: ref.videoUuid,
 });
 const onVideo = (ref: VideoRef) => ({ params: { path: videoPath(ref) } });
-const onRun = (ref: VideoRef, analysisUuid: string) => ({ path: { ...videoPath(ref), analysis_uuid: analysisUuid } });
+/** The path parameters of a run's operations (every feature that calls one builds them here). */
+export const runPath = (ref: VideoRef, analysisUuid: string) => ({ ...videoPath(ref), analysis_uuid: analysisUuid });
+const onRun = (ref: VideoRef, analysisUuid: string) => ({ path: runPath(ref, analysisUuid) });
 const RUN = '/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/analysis/{analysis_uuid}/';
 
 export const runRef = (run: Pick<AnalysisRun, 'project_uuid' | 'subject_uuid' | 'video_uuid'>): VideoRef => ({

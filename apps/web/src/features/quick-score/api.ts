@@ -1,6 +1,6 @@
 import type { ApiResponse } from '@app/api';
 import { queryOptions } from '@tanstack/react-query';
-import type { VideoRef } from '@/features/analysis/api';
+import { runPath, type VideoRef } from '@/features/analysis/api';
 import { type Page, requestHeaders, requireParam } from '@/lib/api-client';
 import { api, apiUrl } from '@/lib/api-client-typed';
 
@@ -19,16 +19,7 @@ export const quickScoreKeys = {
 
 const POSITION =
   '/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/analysis/{analysis_uuid}/review-position/';
-const at = (ref: VideoRef, analysisUuid: string) => ({
-  params: {
-    path: {
-      project_uuid: ref.projectUuid,
-      subject_uuid: ref.subjectUuid,
-      video_uuid: ref.videoUuid,
-      analysis_uuid: analysisUuid,
-    },
-  },
-});
+const at = (ref: VideoRef, analysisUuid: string) => ({ params: { path: runPath(ref, analysisUuid) } });
 
 export const quickScoreApi = {
   position: (ref: VideoRef, analysisUuid: string): Promise<ReviewPosition> => api.GET(POSITION, at(ref, analysisUuid)),

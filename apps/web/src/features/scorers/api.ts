@@ -1,6 +1,12 @@
 import type { ApiResponse } from '@app/api';
 import { queryOptions } from '@tanstack/react-query';
-import type { EventsAnswer, UpdateEventsAnswer, UpdateEventsBody, VideoRef } from '@/features/analysis/api';
+import {
+  type EventsAnswer,
+  runPath,
+  type UpdateEventsAnswer,
+  type UpdateEventsBody,
+  type VideoRef,
+} from '@/features/analysis/api';
 import { api } from '@/lib/api-client-typed';
 
 type ScorersPath =
@@ -14,16 +20,7 @@ const SCORERS =
   '/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/analysis/{analysis_uuid}/scorers/';
 const MY_SCORING =
   '/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/analysis/{analysis_uuid}/my-scoring/';
-const at = (ref: VideoRef, analysisUuid: string) => ({
-  params: {
-    path: {
-      project_uuid: ref.projectUuid,
-      subject_uuid: ref.subjectUuid,
-      video_uuid: ref.videoUuid,
-      analysis_uuid: analysisUuid,
-    },
-  },
-});
+const at = (ref: VideoRef, analysisUuid: string) => ({ params: { path: runPath(ref, analysisUuid) } });
 
 export const scorerKeys = {
   all: ['scorers'] as const,
