@@ -1,24 +1,9 @@
-import {
-  Ban,
-  ChevronRight,
-  ExternalLink,
-  ListChecks,
-  MoreHorizontal,
-  Pencil,
-  RotateCcw,
-  Scale,
-  Trash2,
-} from 'lucide-react';
+import { Ban, ChevronRight, ExternalLink, ListChecks, Pencil, RotateCcw, Scale, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from '@/components/ui/dropdown-menu';
+import { DropdownMenuItem, DropdownMenuSeparator } from '@/components/ui/dropdown-menu';
+import { RowActionsMenu } from '@/components/ui/row-actions-menu';
 import { TableCell, TableRow } from '@/components/ui/table';
 import { agreementPath } from '@/features/agreement/links';
 import { type AnalysisRun, isRunActive } from '@/features/analysis/api';
@@ -157,77 +142,70 @@ function RunMenu({
     return <span className="inline-block size-8" aria-hidden="true" />;
   }
   return (
-    <DropdownMenu>
-      <DropdownMenuTrigger asChild>
-        <Button variant="ghost" size="icon-sm" aria-label={`Actions for ${label}`}>
-          <MoreHorizontal aria-hidden="true" />
-        </Button>
-      </DropdownMenuTrigger>
-      <DropdownMenuContent align="end">
-        {succeeded ? (
-          <>
-            <DropdownMenuItem asChild>
-              <Link to={movementDetectorUrl(run)}>
-                <ExternalLink aria-hidden="true" />
-                Open result
-              </Link>
-            </DropdownMenuItem>
-            <DropdownMenuItem asChild>
-              <Link to={quickScoreUrl(run)}>
-                <ListChecks aria-hidden="true" />
-                Quick Score
-              </Link>
-            </DropdownMenuItem>
-            <DropdownMenuItem asChild>
-              <Link
-                to={agreementPath(run.project_uuid, {
-                  subject: run.subject_uuid,
-                  video: run.video_uuid,
-                  candidate: { kind: 'run_reviewed', analysisUuid: run.analysis_uuid },
-                })}
-              >
-                <Scale aria-hidden="true" />
-                Agreement
-              </Link>
-            </DropdownMenuItem>
-          </>
-        ) : null}
-        {succeeded && (rerun || editable) ? <DropdownMenuSeparator /> : null}
-        {rerun ? (
-          <DropdownMenuItem onSelect={() => actions.onRerun(run)}>
-            <RotateCcw aria-hidden="true" />
-            {run.kind === 'timeseries_import' ? 'Detect events again' : 'Re-run with the same parameters'}
+    <RowActionsMenu name={label}>
+      {succeeded ? (
+        <>
+          <DropdownMenuItem asChild>
+            <Link to={movementDetectorUrl(run)}>
+              <ExternalLink aria-hidden="true" />
+              Open result
+            </Link>
           </DropdownMenuItem>
-        ) : null}
-        {editable ? (
-          run.kind === 'movement_detection' ? (
-            <DropdownMenuItem asChild>
-              <Link to={movementDetectorUrl(run, { edit: true })}>
-                <Pencil aria-hidden="true" />
-                Re-run with edited parameters
-              </Link>
-            </DropdownMenuItem>
-          ) : (
-            <DropdownMenuItem onSelect={() => actions.onEditEvents(run)}>
+          <DropdownMenuItem asChild>
+            <Link to={quickScoreUrl(run)}>
+              <ListChecks aria-hidden="true" />
+              Quick Score
+            </Link>
+          </DropdownMenuItem>
+          <DropdownMenuItem asChild>
+            <Link
+              to={agreementPath(run.project_uuid, {
+                subject: run.subject_uuid,
+                video: run.video_uuid,
+                candidate: { kind: 'run_reviewed', analysisUuid: run.analysis_uuid },
+              })}
+            >
+              <Scale aria-hidden="true" />
+              Agreement
+            </Link>
+          </DropdownMenuItem>
+        </>
+      ) : null}
+      {succeeded && (rerun || editable) ? <DropdownMenuSeparator /> : null}
+      {rerun ? (
+        <DropdownMenuItem onSelect={() => actions.onRerun(run)}>
+          <RotateCcw aria-hidden="true" />
+          {run.kind === 'timeseries_import' ? 'Detect events again' : 'Re-run with the same parameters'}
+        </DropdownMenuItem>
+      ) : null}
+      {editable ? (
+        run.kind === 'movement_detection' ? (
+          <DropdownMenuItem asChild>
+            <Link to={movementDetectorUrl(run, { edit: true })}>
               <Pencil aria-hidden="true" />
               Re-run with edited parameters
-            </DropdownMenuItem>
-          )
-        ) : null}
-        {(succeeded || rerun || editable) && (revocable || deletable) ? <DropdownMenuSeparator /> : null}
-        {revocable ? (
-          <DropdownMenuItem variant="destructive" onSelect={() => actions.onRevoke(run)}>
-            <Ban aria-hidden="true" />
-            Revoke
+            </Link>
           </DropdownMenuItem>
-        ) : null}
-        {deletable ? (
-          <DropdownMenuItem variant="destructive" onSelect={() => actions.onDelete(run)}>
-            <Trash2 aria-hidden="true" />
-            Delete run
+        ) : (
+          <DropdownMenuItem onSelect={() => actions.onEditEvents(run)}>
+            <Pencil aria-hidden="true" />
+            Re-run with edited parameters
           </DropdownMenuItem>
-        ) : null}
-      </DropdownMenuContent>
-    </DropdownMenu>
+        )
+      ) : null}
+      {(succeeded || rerun || editable) && (revocable || deletable) ? <DropdownMenuSeparator /> : null}
+      {revocable ? (
+        <DropdownMenuItem variant="destructive" onSelect={() => actions.onRevoke(run)}>
+          <Ban aria-hidden="true" />
+          Revoke
+        </DropdownMenuItem>
+      ) : null}
+      {deletable ? (
+        <DropdownMenuItem variant="destructive" onSelect={() => actions.onDelete(run)}>
+          <Trash2 aria-hidden="true" />
+          Delete run
+        </DropdownMenuItem>
+      ) : null}
+    </RowActionsMenu>
   );
 }

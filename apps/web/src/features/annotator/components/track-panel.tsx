@@ -1,18 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
-import { Download, FileDown, FileUp, MoreHorizontal, Pencil, Plus, Scale, Trash2, Wand2 } from 'lucide-react';
+import { Download, FileDown, FileUp, Pencil, Plus, Scale, Trash2, Wand2 } from 'lucide-react';
 import { type ChangeEvent, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from '@/components/ui/dropdown-menu';
+import { DropdownMenuItem, DropdownMenuSeparator } from '@/components/ui/dropdown-menu';
+import { RowActionsMenu } from '@/components/ui/row-actions-menu';
 import { agreementPath } from '@/features/agreement/links';
 import { readTimeRangeCsv } from '@/features/analysis/time-range-csv';
 import { useTrashDays } from '@/features/trash/hooks/use-trash-days';
@@ -185,52 +180,45 @@ export function TrackPanel({
                     {track.hotkey}
                   </kbd>
                 ) : null}
-                <DropdownMenu>
-                  <DropdownMenuTrigger asChild>
-                    <Button variant="ghost" size="icon" aria-label={`Actions for ${track.name}`}>
-                      <MoreHorizontal aria-hidden="true" />
-                    </Button>
-                  </DropdownMenuTrigger>
-                  <DropdownMenuContent align="end">
-                    {readOnly ? null : (
-                      <>
-                        <DropdownMenuItem onSelect={() => setDialog({ track })}>
-                          <Pencil aria-hidden="true" />
-                          Edit name, key, colour
-                        </DropdownMenuItem>
-                        <DropdownMenuItem onSelect={() => chooseFile(track)}>
-                          <FileUp aria-hidden="true" />
-                          Import CSV…
-                        </DropdownMenuItem>
-                      </>
-                    )}
-                    <DropdownMenuItem onSelect={() => void exportCsv(track)}>
-                      <FileDown aria-hidden="true" />
-                      Export CSV
-                    </DropdownMenuItem>
-                    <DropdownMenuItem asChild>
-                      <Link
-                        to={agreementPath(videoRef.projectUuid, {
-                          subject: videoRef.subjectUuid,
-                          video: videoRef.videoUuid,
-                          reference: { kind: 'track', trackUuid: track.annotation_config_uuid },
-                        })}
-                      >
-                        <Scale aria-hidden="true" />
-                        Agreement with another scoring
-                      </Link>
-                    </DropdownMenuItem>
-                    {readOnly ? null : (
-                      <>
-                        <DropdownMenuSeparator />
-                        <DropdownMenuItem variant="destructive" onSelect={() => setDeleting(track)}>
-                          <Trash2 aria-hidden="true" />
-                          Delete track
-                        </DropdownMenuItem>
-                      </>
-                    )}
-                  </DropdownMenuContent>
-                </DropdownMenu>
+                <RowActionsMenu name={track.name} size="icon">
+                  {readOnly ? null : (
+                    <>
+                      <DropdownMenuItem onSelect={() => setDialog({ track })}>
+                        <Pencil aria-hidden="true" />
+                        Edit name, key, colour
+                      </DropdownMenuItem>
+                      <DropdownMenuItem onSelect={() => chooseFile(track)}>
+                        <FileUp aria-hidden="true" />
+                        Import CSV…
+                      </DropdownMenuItem>
+                    </>
+                  )}
+                  <DropdownMenuItem onSelect={() => void exportCsv(track)}>
+                    <FileDown aria-hidden="true" />
+                    Export CSV
+                  </DropdownMenuItem>
+                  <DropdownMenuItem asChild>
+                    <Link
+                      to={agreementPath(videoRef.projectUuid, {
+                        subject: videoRef.subjectUuid,
+                        video: videoRef.videoUuid,
+                        reference: { kind: 'track', trackUuid: track.annotation_config_uuid },
+                      })}
+                    >
+                      <Scale aria-hidden="true" />
+                      Agreement with another scoring
+                    </Link>
+                  </DropdownMenuItem>
+                  {readOnly ? null : (
+                    <>
+                      <DropdownMenuSeparator />
+                      <DropdownMenuItem variant="destructive" onSelect={() => setDeleting(track)}>
+                        <Trash2 aria-hidden="true" />
+                        Delete track
+                      </DropdownMenuItem>
+                    </>
+                  )}
+                </RowActionsMenu>
               </li>
             );
           })}

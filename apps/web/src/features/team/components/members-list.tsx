@@ -1,20 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
-import { Crown, LogOut, MoreHorizontal, UserMinus } from 'lucide-react';
+import { Crown, LogOut, UserMinus } from 'lucide-react';
 import { useState } from 'react';
 import { Avatar, AvatarFallback, AvatarImage } from '@/components/ui/avatar';
 import { Badge } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import {
-  DropdownMenu,
-  DropdownMenuContent,
   DropdownMenuItem,
   DropdownMenuLabel,
   DropdownMenuRadioGroup,
   DropdownMenuRadioItem,
   DropdownMenuSeparator,
-  DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
+import { RowActionsMenu } from '@/components/ui/row-actions-menu';
 import { Skeleton } from '@/components/ui/skeleton';
 import type { ProjectPermissions } from '@/features/projects/permissions';
 import { formatDate } from '@/lib/format';
@@ -127,59 +124,52 @@ export function MembersList({
                 {member.role}
               </Badge>
               {actions.changeRole || actions.remove || actions.transfer || actions.leave ? (
-                <DropdownMenu>
-                  <DropdownMenuTrigger asChild>
-                    <Button variant="ghost" size="icon-sm" aria-label={`Actions for ${name}`}>
-                      <MoreHorizontal aria-hidden="true" />
-                    </Button>
-                  </DropdownMenuTrigger>
-                  <DropdownMenuContent align="end" className="w-64">
-                    {actions.changeRole ? (
-                      <>
-                        <DropdownMenuLabel className="text-muted-foreground text-xs">Role</DropdownMenuLabel>
-                        <DropdownMenuRadioGroup
-                          value={member.role}
-                          onValueChange={(role) =>
-                            changeRole.mutate({ userId: member.user.id, role: role as AssignableRole, name })
-                          }
-                        >
-                          {ASSIGNABLE_ROLES.map((role) => (
-                            <DropdownMenuRadioItem key={role} value={role}>
-                              <span className="grid">
-                                <span className="capitalize">{role}</span>
-                                <span className="text-muted-foreground text-xs">{ROLE_HINTS[role]}</span>
-                              </span>
-                            </DropdownMenuRadioItem>
-                          ))}
-                        </DropdownMenuRadioGroup>
-                      </>
-                    ) : null}
-                    {actions.transfer ? (
-                      <>
-                        {actions.changeRole ? <DropdownMenuSeparator /> : null}
-                        <DropdownMenuItem onSelect={() => setPending({ kind: 'transfer', member })}>
-                          <Crown aria-hidden="true" />
-                          Make owner
-                        </DropdownMenuItem>
-                      </>
-                    ) : null}
-                    {actions.remove ? (
-                      <>
-                        <DropdownMenuSeparator />
-                        <DropdownMenuItem variant="destructive" onSelect={() => setPending({ kind: 'remove', member })}>
-                          <UserMinus aria-hidden="true" />
-                          Remove from project
-                        </DropdownMenuItem>
-                      </>
-                    ) : null}
-                    {actions.leave ? (
-                      <DropdownMenuItem variant="destructive" onSelect={() => setPending({ kind: 'leave', member })}>
-                        <LogOut aria-hidden="true" />
-                        Leave project
+                <RowActionsMenu name={name} contentClassName="w-64">
+                  {actions.changeRole ? (
+                    <>
+                      <DropdownMenuLabel className="text-muted-foreground text-xs">Role</DropdownMenuLabel>
+                      <DropdownMenuRadioGroup
+                        value={member.role}
+                        onValueChange={(role) =>
+                          changeRole.mutate({ userId: member.user.id, role: role as AssignableRole, name })
+                        }
+                      >
+                        {ASSIGNABLE_ROLES.map((role) => (
+                          <DropdownMenuRadioItem key={role} value={role}>
+                            <span className="grid">
+                              <span className="capitalize">{role}</span>
+                              <span className="text-muted-foreground text-xs">{ROLE_HINTS[role]}</span>
+                            </span>
+                          </DropdownMenuRadioItem>
+                        ))}
+                      </DropdownMenuRadioGroup>
+                    </>
+                  ) : null}
+                  {actions.transfer ? (
+                    <>
+                      {actions.changeRole ? <DropdownMenuSeparator /> : null}
+                      <DropdownMenuItem onSelect={() => setPending({ kind: 'transfer', member })}>
+                        <Crown aria-hidden="true" />
+                        Make owner
                       </DropdownMenuItem>
-                    ) : null}
-                  </DropdownMenuContent>
-                </DropdownMenu>
+                    </>
+                  ) : null}
+                  {actions.remove ? (
+                    <>
+                      <DropdownMenuSeparator />
+                      <DropdownMenuItem variant="destructive" onSelect={() => setPending({ kind: 'remove', member })}>
+                        <UserMinus aria-hidden="true" />
+                        Remove from project
+                      </DropdownMenuItem>
+                    </>
+                  ) : null}
+                  {actions.leave ? (
+                    <DropdownMenuItem variant="destructive" onSelect={() => setPending({ kind: 'leave', member })}>
+                      <LogOut aria-hidden="true" />
+                      Leave project
+                    </DropdownMenuItem>
+                  ) : null}
+                </RowActionsMenu>
               ) : (
                 <span className="inline-block size-8" aria-hidden="true" />
               )}
