@@ -68,7 +68,30 @@ export async function createSubject(request: APIRequestContext, user: TestUser, 
 }
 
 /** Signs the browser in by storing the tokens as the app does after login. */
+/** Seconds an access token still has to live, from its `exp` claim. */
+function accessSecondsLeft(access: string): number {
+  const payload = JSON.parse(Buffer.from(access.split('.')[1]!, 'base64url').toString('utf8')) as { exp: number };
+  return payload.exp - Date.now() / 1000;
+}
+
+/**
+ * Access tokens live five minutes, and a serial spec file shares one user across tests that together run longer:
+ * a token close to its end is exchanged for a fresh pair first (updating `user`, so the test's own API calls use it
+ * too), instead of the page starting on a token that expires under it.
+ */
+async function freshTokens(page: Page, user: TestUser): Promise<void> {
+  if (accessSecondsLeft(user.access) > 150) return;
+  const response = await page.request.post('/api/auth/token/refresh/', {
+    data: { access: user.access, refresh: user.refresh },
+  });
+  expect(response.ok(), await response.text()).toBe(true);
+  const pair = (await response.json()) as { access: string; refresh: string };
+  user.access = pair.access;
+  user.refresh = pair.refresh;
+}
+
 export async function signIn(page: Page, user: TestUser, extra: Record<string, string> = {}) {
+  await freshTokens(page, user);
   await page.goto('/auth/login');
   await page.evaluate(
     ({ access, refresh, extra }) => {
@@ -133,3 +156,10 @@ export const test = base.extend<Fixtures>({
 });
 
 export { expect };
+
+/**
+ * For the first element of a page opened cold (a full navigation: the app's scripts, the session, the project): on
+ * CI's two cores, while another worker's videos are being processed, that first render has taken more than the
+ * default 10 s. Later steps on the page keep the default.
+ */
+export const COLD_PAGE = { timeout: 30_000 };

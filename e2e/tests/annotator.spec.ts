@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { longSceneVideoPath, uploadReadyVideo, type VideoPlace } from '../support/analysis';
 import {
+  COLD_PAGE,
   createProject,
   createSubject,
   createUser,
@@ -54,7 +55,7 @@ async function rangesOf(request: APIRequestContext, video: VideoPlace, track: st
 
 async function openAnnotator(page: Page, video: VideoPlace) {
   await page.goto(`/projects/${video.projectUuid}/annotator?subject=${video.subjectUuid}&video=${video.videoUuid}`);
-  await expect(page.getByRole('heading', { name: 'Annotator' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Annotator' })).toBeVisible(COLD_PAGE);
   await expect
     .poll(() => page.getByTestId('video-element').evaluate((v: HTMLVideoElement) => v.readyState))
     .toBeGreaterThanOrEqual(2);

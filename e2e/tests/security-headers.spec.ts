@@ -1,11 +1,11 @@
 import type { BrowserContext } from '@playwright/test';
 import { watchContentSecurityPolicy } from '../support/csp-guard';
-import { expect, test } from '../support/fixtures';
+import { COLD_PAGE, expect, test } from '../support/fixtures';
 
 test('the API docs (Swagger UI) load and run under their Content-Security-Policy', async ({ page }) => {
   const response = await page.goto('/api/docs/');
   expect(response?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
-  await expect(page.getByRole('heading', { name: /Video Analysis API/ })).toBeVisible();
+  await expect(page.getByRole('heading', { name: /Video Analysis API/ })).toBeVisible(COLD_PAGE);
   await expect(page.locator('.opblock').first()).toBeVisible();
 });
 
