@@ -1,12 +1,14 @@
 /**
- * The gray-frame stream an analysis decodes: ffmpeg writes frames of the first video stream to a pipe as raw
- * 8-bit gray bytes. The arguments are built here and the process runs through runProcess, like every other one.
- * `readGrayFrames` is a plain function of the ffmpeg path (not of the app's context): analyses call it from a
- * worker thread.
+ * The gray-frame stream an analysis decodes: ffmpeg writes frames of the first video stream to its stdout as raw
+ * 8-bit gray bytes; its stdout is one end of a Unix socket pair whose other end is read straight into the caller's
+ * frame buffer (socket-frames.ts). The arguments are built here and the process runs through runProcess, like
+ * every other one. `readGrayFrames` is a plain function of the ffmpeg path (not of the app's context): analyses
+ * call it from a worker thread.
  */
 import { type CleanStart, judgeDecode } from './clean-start.js';
 import { inputArgs, type VideoDemuxer } from './input-policy.js';
 import { ProcessError, runProcess } from './run-process.js';
+import { type FrameReader, openFramePair } from './socket-frames.js';
 
 /** A rectangle of the picture, in pixels. */
 export interface Rect {
@@ -109,28 +111,47 @@ export function grayDecodeArgs(source: DecodeSource, window: DecodeWindow): stri
 }
 
 /**
- * Decodes the window's frames and streams their bytes to `onData` (`window.crop` width × height per frame).
- * Resolves when ffmpeg ends cleanly; rejects with a ProcessError when it fails, is cancelled (`signal`) or ends in
- * the middle of a frame, with `onData`'s own error when it throws, and with DecodeErrorReport when ffmpeg
- * reported a decode error its start's proof did not see (clean-start.ts): those pictures are not trusted.
+ * Decodes the window's frames into `reader.frame` (`window.crop` width × height bytes), calling `reader.onFrame`
+ * for each. Resolves when ffmpeg ends cleanly; rejects with `onFrame`'s own error when it throws (ffmpeg is
+ * killed), with a ProcessError when ffmpeg fails, is cancelled (`signal`) or ends in the middle of a frame, and
+ * with DecodeErrorReport when ffmpeg reported a decode error its start's proof did not see (clean-start.ts):
+ * those pictures are not trusted.
  */
 export async function readGrayFrames(
   ffmpeg: string,
   source: DecodeSource,
   window: DecodeWindow,
-  hooks: { onData: (chunk: Buffer) => void; signal?: AbortSignal; onSpawn?: (pid: number) => void },
+  hooks: FrameReader & { signal?: AbortSignal; onSpawn?: (pid: number) => void },
 ): Promise<void> {
   const frameBytes = window.crop.width * window.crop.height;
-  let bytes = 0;
-  const { stderr, stderrOverflow } = await runProcess(ffmpeg, grayDecodeArgs(source, window), {
-    signal: hooks.signal,
-    onSpawn: hooks.onSpawn,
-    onStdout: (chunk) => {
-      bytes += chunk.length;
-      hooks.onData(chunk);
-    },
+  if (hooks.frame.length !== frameBytes) {
+    throw new Error(`the frame buffer holds ${hooks.frame.length} bytes, a frame ${frameBytes}`);
+  }
+  if (hooks.signal?.aborted) throw new ProcessError('ffmpeg was cancelled', null, '');
+  const pair = await openFramePair(hooks);
+  // Kills ffmpeg when the reader fails first (onFrame threw): its error is then the reason, not the kill.
+  const readerFailed = new AbortController();
+  const signal = hooks.signal ? AbortSignal.any([hooks.signal, readerFailed.signal]) : readerFailed.signal;
+  let decoding: ReturnType<typeof runProcess>;
+  try {
+    decoding = runProcess(ffmpeg, grayDecodeArgs(source, window), {
+      signal,
+      onSpawn: hooks.onSpawn,
+      stdoutSocket: pair.childEnd,
+    });
+  } finally {
+    // ffmpeg holds its own copy now: the stream ends when ffmpeg ends.
+    pair.release();
+  }
+  const read = pair.read.catch((error: Error) => {
+    readerFailed.abort();
+    throw error;
   });
-  if (bytes % frameBytes !== 0) {
+  const [decoded, frames] = await Promise.allSettled([decoding, read]);
+  if (frames.status === 'rejected') throw frames.reason;
+  if (decoded.status === 'rejected') throw decoded.reason;
+  const { stderr, stderrOverflow } = decoded.value;
+  if (frames.value.leftoverBytes !== 0) {
     throw new ProcessError('ffmpeg ended in the middle of a frame', 0, stderr.slice(-4096).trim());
   }
   judgeDecode(stderrOverflow ? `${stderr}\n(more than 64 KB of messages)` : stderr, window.start);

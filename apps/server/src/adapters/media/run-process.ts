@@ -1,4 +1,5 @@
 import { type ChildProcess, type ChildProcessByStdio, spawn } from 'node:child_process';
+import type { Socket } from 'node:net';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { assertGuardedInputs } from './input-policy.js';
@@ -37,9 +38,19 @@ process.once('exit', () => {
  * or protocol throws before anything runs. The child is killed with this process. Private: every start goes
  * through runProcess and its one rule for output, exit codes, timeouts and kills.
  */
-function spawnMedia(command: string, args: string[]): ChildProcessByStdio<null, Readable, Readable> {
+function spawnMedia(
+  command: string,
+  args: string[],
+  stdout: 'pipe' | Socket,
+): ChildProcessByStdio<null, Readable | null, Readable> {
   assertGuardedInputs(args, { requireInput: path.basename(command).startsWith('ffprobe') });
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+  // The stdio tuple's overloads do not cover a stream in it: the child has no stdin, stderr is a pipe, and stdout a
+  // pipe or the caller's socket (then `child.stdout` is null).
+  const child = spawn(command, args, { stdio: ['ignore', stdout, 'pipe'], windowsHide: true }) as ChildProcessByStdio<
+    null,
+    Readable | null,
+    Readable
+  >;
   running.add(child);
   child.once('close', () => running.delete(child));
   return child;
@@ -49,10 +60,15 @@ export interface ProcessOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
   /**
-   * Streams stdout here instead of collecting it (packet lists, progress lines, raw frames). A throw kills the
+   * Streams stdout here instead of collecting it (packet lists, progress lines). A throw kills the
    * process and fails the run with the thrown error.
    */
   onStdout?: (chunk: Buffer) => void;
+  /**
+   * The child's stdout is this socket (one end of a pair whose other end the caller reads: socket-frames.ts)
+   * instead of a pipe; `stdout` answers empty. The caller closes its copy once the child runs.
+   */
+  stdoutSocket?: Socket;
   /** The child's pid once it runs, so a supervisor can kill it even if the caller's thread is stuck. */
   onSpawn?: (pid: number) => void;
 }
@@ -79,9 +95,9 @@ export function runProcess(command: string, args: string[], options: ProcessOpti
       reject(new ProcessError(`${name} was cancelled`, null, ''));
       return;
     }
-    let child: ChildProcessByStdio<null, Readable, Readable>;
+    let child: ChildProcessByStdio<null, Readable | null, Readable>;
     try {
-      child = spawnMedia(command, args);
+      child = spawnMedia(command, args, options.stdoutSocket ?? 'pipe');
     } catch (error) {
       reject(error);
       return;
@@ -102,7 +118,7 @@ export function runProcess(command: string, args: string[], options: ProcessOpti
     options.signal?.addEventListener('abort', onAbort, { once: true });
     const timer = options.timeoutMs ? setTimeout(() => kill('timed out'), options.timeoutMs) : undefined;
 
-    child.stdout.on('data', (chunk: Buffer) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
       if (killedFor) return;
       if (options.onStdout) {
         try {

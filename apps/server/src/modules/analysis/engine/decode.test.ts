@@ -1,7 +1,6 @@
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FILE_START } from '../../../adapters/media/clean-start.js';
-import { type DecodeSource, type DecodeWindow, FrameAssembler, grayDecodeArgs, needsRangeMapping } from './decode.js';
+import { type DecodeSource, type DecodeWindow, grayDecodeArgs, needsRangeMapping } from './decode.js';
 
 const source = (overrides: Partial<DecodeSource> = {}): DecodeSource => ({
   path: '/videos/mouse.mp4',
@@ -97,72 +96,5 @@ describe('needsRangeMapping', () => {
     // ffmpeg's conversion to gray already yields full range for formats it converts.
     expect(needsRangeMapping({ pixelFormat: 'rgb24', fullRange: false })).toBe(false);
     expect(needsRangeMapping({ pixelFormat: 'yuv420p10le', fullRange: false })).toBe(false);
-  });
-});
-
-describe('FrameAssembler', () => {
-  /** A byte stream, a frame size and random cut points splitting the stream into chunks (empty ones too). */
-  const streamArbitrary = fc
-    .record({ frameBytes: fc.integer({ min: 1, max: 40 }), length: fc.integer({ min: 0, max: 400 }) })
-    .chain(({ frameBytes, length }) =>
-      fc.record({
-        frameBytes: fc.constant(frameBytes),
-        stream: fc.uint8Array({ minLength: length, maxLength: length }),
-        cuts: fc.array(fc.integer({ min: 0, max: length }), { maxLength: 30 }).map((c) => c.sort((a, b) => a - b)),
-        withLut: fc.boolean(),
-      }),
-    );
-
-  const reverseLut = Uint8Array.from({ length: 256 }, (_, v) => 255 - v);
-
-  it('cuts any chunking of a stream into the same frames as slicing it, with and without a LUT', () => {
-    fc.assert(
-      fc.property(streamArbitrary, ({ frameBytes, stream, cuts, withLut }) => {
-        const frames: number[][] = [];
-        const indices: number[] = [];
-        const assembler = new FrameAssembler(
-          frameBytes,
-          (frame, index) => {
-            expect(frame.length).toBe(frameBytes);
-            frames.push([...frame]);
-            indices.push(index);
-          },
-          withLut ? reverseLut : null,
-        );
-        let from = 0;
-        for (const cut of [...cuts, stream.length]) {
-          assembler.push(stream.subarray(from, cut));
-          from = cut;
-        }
-        const expected: number[][] = [];
-        for (let start = 0; start + frameBytes <= stream.length; start += frameBytes) {
-          const slice = [...stream.subarray(start, start + frameBytes)];
-          expected.push(withLut ? slice.map((v) => 255 - v) : slice);
-        }
-        expect(frames).toEqual(expected);
-        expect(indices).toEqual(expected.map((_, i) => i));
-        expect(assembler.framesOut).toBe(expected.length);
-        expect(assembler.leftoverBytes).toBe(stream.length - expected.length * frameBytes);
-      }),
-      { numRuns: 200 },
-    );
-  });
-
-  it('reports the bytes of an unfinished last frame', () => {
-    const frames: number[][] = [];
-    const assembler = new FrameAssembler(4, (frame) => frames.push([...frame]));
-    expect(assembler.leftoverBytes).toBe(0);
-    assembler.push(Uint8Array.from([1, 2, 3]));
-    expect(assembler.leftoverBytes).toBe(3);
-    expect(frames).toEqual([]);
-    assembler.push(Uint8Array.from([4, 5, 6, 7, 8, 9]));
-    expect(frames).toEqual([
-      [1, 2, 3, 4],
-      [5, 6, 7, 8],
-    ]);
-    expect(assembler.leftoverBytes).toBe(1);
-    assembler.push(Uint8Array.from([10, 11, 12]));
-    expect(assembler.leftoverBytes).toBe(0);
-    expect(frames).toHaveLength(3);
   });
 });

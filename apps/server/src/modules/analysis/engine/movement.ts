@@ -1,10 +1,11 @@
 /**
- * Movement detection over a range of frames: ffmpeg decodes gray frames on a pipe, `IntensityCounter` counts
+ * Movement detection over a range of frames: ffmpeg decodes gray frames into the counter's buffer (a socket read
+ * straight into it, gray-frames.ts), `IntensityCounter` counts
  * changed pixels per frame. Runs wherever it is called — the job system calls it inside a worker thread.
  */
 import { type CleanStart, FILE_START } from '../../../adapters/media/clean-start.js';
 import { readGrayFrames } from '../../../adapters/media/gray-frames.js';
-import { type DecodeSource, FrameAssembler, needsRangeMapping } from './decode.js';
+import { type DecodeSource, needsRangeMapping } from './decode.js';
 import { IntensityCounter, type IntensityParameters, type Rect } from './intensity.js';
 import { bypassCursor, decodeCrop, roiCursor, roiInCrop, type TimedRoi } from './plan.js';
 
@@ -79,7 +80,10 @@ export async function analyseFrameRange(task: FrameRangeTask, hooks: FrameRangeH
   let produced = 0;
   let lastPixels: Uint8Array | undefined;
 
-  const onFrame = (frame: Uint8Array, decodedIndex: number) => {
+  let lastProgress = Date.now();
+  const interval = hooks.progressIntervalMs ?? 250;
+  // Frames land straight in the counter's buffer; it maps limited-range luma itself.
+  const onFrame = (decodedIndex: number) => {
     const frameNumber = decodeFrom + decodedIndex;
     const isLead = frameNumber < task.startFrame;
     const skip = isLead || bypassed(frameNumber);
@@ -87,7 +91,7 @@ export async function analyseFrameRange(task: FrameRangeTask, hooks: FrameRangeH
     const roi = roiIndex === -1 ? wholeCrop : cropRois[roiIndex]!;
     // The window may end early (a probe that overcounted frames), so every frame is kept until the last.
     const keep = hooks.keepLastFrame === true;
-    const count = counter.push(frame, skip ? null : roi, keep);
+    const count = counter.push(counter.frame, skip ? null : roi, keep);
     // After push the counter's frame holds full-range pixels.
     if (keep) lastPixels = counter.frame.slice();
     if (isLead) return;
@@ -97,21 +101,18 @@ export async function analyseFrameRange(task: FrameRangeTask, hooks: FrameRangeH
       values = grown;
     }
     values[produced++] = skip ? Number.NaN : count;
-  };
-  // Frames land straight in the counter's buffer; it maps limited-range luma itself.
-  const assembler = new FrameAssembler(crop.width * crop.height, onFrame, null, counter.frame);
-
-  let lastProgress = Date.now();
-  const interval = hooks.progressIntervalMs ?? 250;
-  const onData = (chunk: Buffer) => {
-    assembler.push(chunk);
     const now = Date.now();
     if (hooks.onProgress && now - lastProgress >= interval) {
       lastProgress = now;
       hooks.onProgress(produced);
     }
   };
-  await readGrayFrames(task.ffmpeg, source, window, { onData, signal: hooks.signal, onSpawn: hooks.onSpawn });
+  await readGrayFrames(task.ffmpeg, source, window, {
+    frame: counter.frame,
+    onFrame,
+    signal: hooks.signal,
+    onSpawn: hooks.onSpawn,
+  });
   hooks.onProgress?.(produced);
   const result: FrameRangeResult = { values: values.slice(0, produced), crop };
   if (hooks.keepLastFrame && lastPixels) result.lastFrame = { pixels: lastPixels, mask: counter.lastMask() };
