@@ -54,12 +54,15 @@ export function lineScratch(length: number, k: number): LineScratch {
   return { padded: new Float64Array(size), prefix: new Float64Array(size), suffix: new Float64Array(size) };
 }
 
+/** Up to this kernel size the passes scan the window directly (k − 1 comparisons a pixel, row-major). */
+const DIRECT_UP_TO = 8;
+
 /**
  * One pass of a k-wide min (erode) or max (dilate) along rows (`along` = "rows") or columns of a width × height
  * image, from `source` into `target`. OpenCV's window for both is [x − ⌊k/2⌋, x − ⌊k/2⌋ + k − 1] (the kernel is
  * not mirrored for dilate, so an even k shifts), and its default border value (morphologyDefaultBorderValue)
- * never wins: outside pixels take no part. Van Herk/Gil-Werman: block prefix and suffix extrema, ~3 comparisons a
- * pixel whatever k is.
+ * never wins: outside pixels take no part. Small kernels scan the window; larger ones use van Herk/Gil-Werman
+ * (block prefix and suffix extrema, ~3 comparisons a pixel whatever k is).
  */
 export function minMaxPass(
   source: Float64Array,
@@ -71,6 +74,11 @@ export function minMaxPass(
   along: 'rows' | 'columns',
   scratch: LineScratch,
 ): void {
+  if (k <= DIRECT_UP_TO) {
+    if (along === 'rows') directRows(source, target, width, height, k, erode);
+    else directColumns(source, target, width, height, k, erode);
+    return;
+  }
   const { padded, prefix, suffix } = scratch;
   const before = k >> 1;
   const lines = along === 'rows' ? height : width;
@@ -84,16 +92,14 @@ export function minMaxPass(
     for (let j = 0; j < before; j++) padded[j] = border;
     for (let j = 0, at = base; j < length; j++, at += step) padded[before + j] = source[at] as number;
     for (let j = before + length; j < paddedLength; j++) padded[j] = border;
-    // Prefix extrema restart at every multiple of k, suffix extrema end at each block's last element.
-    let inBlock = 0;
+    // Prefix extrema restart at every multiple of k, suffix extrema at each block's last element.
     let running = 0;
-    for (let j = 0; j < paddedLength; j++) {
+    for (let j = 0, inBlock = 0; j < paddedLength; j++) {
       const value = padded[j] as number;
       running = inBlock === 0 ? value : erode ? (value < running ? value : running) : value > running ? value : running;
       prefix[j] = running;
       if (++inBlock === k) inBlock = 0;
     }
-    running = 0;
     for (let j = paddedLength - 1; j >= 0; j--) {
       const value = padded[j] as number;
       const blockEnd = j === paddedLength - 1 || (j + 1) % k === 0;
@@ -104,6 +110,61 @@ export function minMaxPass(
       const left = suffix[j] as number;
       const right = prefix[j + k - 1] as number;
       target[at] = erode ? (left < right ? left : right) : left > right ? left : right;
+    }
+  }
+}
+
+function directRows(
+  source: Float64Array,
+  target: Float64Array,
+  width: number,
+  height: number,
+  k: number,
+  erode: boolean,
+) {
+  const before = k >> 1;
+  for (let y = 0; y < height; y++) {
+    const base = y * width;
+    for (let x = 0; x < width; x++) {
+      const from = x - before < 0 ? 0 : x - before;
+      const to = x - before + k > width ? width : x - before + k;
+      let best = source[base + from] as number;
+      for (let j = from + 1; j < to; j++) {
+        const value = source[base + j] as number;
+        if (erode ? value < best : value > best) best = value;
+      }
+      target[base + x] = best;
+    }
+  }
+}
+
+function directColumns(
+  source: Float64Array,
+  target: Float64Array,
+  width: number,
+  height: number,
+  k: number,
+  erode: boolean,
+) {
+  const before = k >> 1;
+  for (let y = 0; y < height; y++) {
+    const from = y - before < 0 ? 0 : y - before;
+    const to = y - before + k > height ? height : y - before + k;
+    const out = y * width;
+    target.set(source.subarray(from * width, from * width + width), out);
+    for (let row = from + 1; row < to; row++) {
+      const base = row * width;
+      if (erode) {
+        for (let x = 0; x < width; x++) {
+          const value = source[base + x] as number;
+          if (value < (target[out + x] as number)) target[out + x] = value;
+        }
+      } else {
+        for (let x = 0; x < width; x++) {
+          const value = source[base + x] as number;
+          if (value > (target[out + x] as number)) target[out + x] = value;
+        }
+      }
     }
   }
 }

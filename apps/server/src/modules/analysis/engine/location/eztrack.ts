@@ -94,12 +94,18 @@ export function createEztrackTracker(options: EztrackTrackerOptions): FrameTrack
 
   const difference = new Int16Array(size);
   const values = new Float64Array(size);
-  const opened = opening ? new Float64Array(size) : values;
-  const between = opening ? new Float64Array(size) : values;
-  const scratch = lineScratch(Math.max(width, height), k);
   const inside = new Uint32Array(BINS);
   const outside = new Uint32Array(BINS);
   const moments = new PairwiseMoments();
+  const excluded = maskIndices(mask);
+  // The opening runs on the box around the non-zero values (grown by 2k: outside it the opening is 0 and the
+  // box's own edges act like no border), then lands in `opened`, which is kept 0 outside the last box.
+  const opened = opening ? new Float64Array(size) : values;
+  const box = opening ? new Float64Array(size) : values;
+  const boxOpened = opening ? new Float64Array(size) : values;
+  const boxBetween = opening ? new Float64Array(size) : values;
+  const scratch = lineScratch(Math.max(width, height), k);
+  let openedBox = { left: 0, top: 0, width: 0, height: 0 };
 
   /** The value at `rank` in the sorted frame: inside values (bin − 255 + shift), outside ones times the weight. */
   function valueAtRank(rank: number, windowed: boolean, shift: number): number {
@@ -124,6 +130,68 @@ export function createEztrackTracker(options: EztrackTrackerOptions): FrameTrack
     }
   }
 
+  /** Step 1–2: the int16 difference (|0 truncates toward zero like astype('int16'), and makes −0 a 0) and its histogram. */
+  function differenceOf(frame: Uint8Array) {
+    if (method === 'dark') {
+      for (let i = 0; i < size; i++) difference[i] = ((reference[i] as number) - (frame[i] as number)) | 0;
+    } else if (method === 'light') {
+      for (let i = 0; i < size; i++) difference[i] = ((frame[i] as number) - (reference[i] as number)) | 0;
+    } else {
+      for (let i = 0; i < size; i++) difference[i] = Math.abs((frame[i] as number) - (reference[i] as number)) | 0;
+    }
+    outside.fill(0);
+    for (let i = 0; i < size; i++) outside[(difference[i] as number) + OFFSET]!++;
+    for (let n = 0; n < excluded.length; n++) {
+      const i = excluded[n] as number;
+      outside[(difference[i] as number) + OFFSET]!--;
+      outside[OFFSET]!++;
+      difference[i] = 0;
+    }
+  }
+
+  // The box of the values left after the threshold (rows top…bottom, columns left…right), from thresholdRow.
+  let top = 0;
+  let bottom = 0;
+  let left = 0;
+  let right = 0;
+
+  /** Step 3–4 on columns [from, to) of row y: (d + shift)·scale, then 0 below the threshold. */
+  function thresholdRow(y: number, from: number, to: number, shift: number, scale: number, threshold: number) {
+    const base = y * width;
+    for (let x = from; x < to; x++) {
+      let v = ((difference[base + x] as number) + shift) * scale; // × 1 is exact: unweighted values stay whole
+      if (v < threshold) v = 0;
+      values[base + x] = v;
+      if (v !== 0) {
+        if (y < top) top = y;
+        bottom = y;
+        if (x < left) left = x;
+        if (x > right) right = x;
+      }
+    }
+  }
+
+  /** Step 5 on the box; false when the opening leaves a sum of 0 (ezTrack then keeps the frame before it). */
+  function openBox(): boolean {
+    const margin = 2 * k;
+    const x0 = Math.max(0, left - margin);
+    const y0 = Math.max(0, top - margin);
+    const w = Math.min(width, right + 1 + margin) - x0;
+    const h = Math.min(height, bottom + 1 + margin) - y0;
+    for (let y = 0; y < h; y++) box.set(values.subarray((y0 + y) * width + x0, (y0 + y) * width + x0 + w), y * w);
+    openingInto(box, boxOpened, boxBetween, w, h, k, scratch);
+    let sum = 0;
+    for (let i = 0; i < w * h; i++) sum += boxOpened[i] as number; // exact for int16 values; ≥ 0 otherwise
+    if (sum === 0) return false;
+    for (let y = 0; y < openedBox.height; y++) {
+      const start = (openedBox.top + y) * width + openedBox.left;
+      opened.fill(0, start, start + openedBox.width);
+    }
+    for (let y = 0; y < h; y++) opened.set(boxOpened.subarray(y * w, y * w + w), (y0 + y) * width + x0);
+    openedBox = { left: x0, top: y0, width: w, height: h };
+    return true;
+  }
+
   function track(frame: Uint8Array): Point | null {
     if (frame.length < size) throw new RangeError(`a frame has ${frame.length} bytes, expected ${size}`);
     const windowed = parameters.use_window && started;
@@ -139,26 +207,18 @@ export function createEztrackTracker(options: EztrackTrackerOptions): FrameTrack
       [columnStart, columnEnd] = numpySliceBounds(x - half, x + half, width);
     }
 
-    // Pass 1: the int16 difference, its minimum and its histograms inside and outside the square.
+    differenceOf(frame);
+    let lowest = 0;
+    while (outside[lowest] === 0) lowest++;
     inside.fill(0);
-    outside.fill(0);
-    let minimum = OFFSET;
-    for (let y = 0, i = 0; y < height; y++) {
-      const rowIn = y >= rowStart && y < rowEnd;
-      for (let x = 0; x < width; x++, i++) {
-        const gray = frame[i] as number;
-        const ref = reference[i] as number;
-        // |0 truncates toward zero like astype('int16') for these |values| < 256, and makes −0 a 0.
-        let d = method === 'dark' ? (ref - gray) | 0 : method === 'light' ? (gray - ref) | 0 : Math.abs(gray - ref) | 0;
-        if (mask !== null && mask[i] !== 0) d = 0;
-        difference[i] = d;
-        if (d < minimum) minimum = d;
-        if (rowIn && x >= columnStart && x < columnEnd) inside[d + OFFSET]!++;
-        else outside[d + OFFSET]!++;
+    for (let y = rowStart; y < rowEnd; y++) {
+      for (let x = columnStart, i = y * width + columnStart; x < columnEnd; x++, i++) {
+        const bin = (difference[i] as number) + OFFSET;
+        outside[bin]!--;
+        inside[bin]!++;
       }
     }
-
-    const shift = windowed ? -minimum : 0;
+    const shift = windowed ? OFFSET - lowest : 0; // −min(dif)
     const ranks = percentileRanks(size, parameters.loc_thresh);
     const threshold = interpolate(
       valueAtRank(ranks.low, windowed, shift),
@@ -166,47 +226,31 @@ export function createEztrackTracker(options: EztrackTrackerOptions): FrameTrack
       ranks.t,
     );
 
-    // Pass 2: the weighted values, those below the threshold set to 0, and the span of the rest.
-    let first = -1;
-    let last = -1;
-    for (let y = 0, i = 0; y < height; y++) {
-      const rowIn = y >= rowStart && y < rowEnd;
-      for (let x = 0; x < width; x++, i++) {
-        let v = difference[i] as number;
-        if (windowed) {
-          v += shift;
-          if (!(rowIn && x >= columnStart && x < columnEnd)) v *= outsideWeight;
-        }
-        if (v < threshold) v = 0;
-        values[i] = v;
-        if (v !== 0) {
-          if (first < 0) first = i;
-          last = i;
-        }
+    top = height;
+    bottom = -1;
+    left = width;
+    right = -1;
+    const scale = windowed ? outsideWeight : 1;
+    for (let y = 0; y < height; y++) {
+      if (y >= rowStart && y < rowEnd && columnEnd > columnStart) {
+        thresholdRow(y, 0, columnStart, shift, scale, threshold);
+        thresholdRow(y, columnStart, columnEnd, shift, 1, threshold);
+        thresholdRow(y, columnEnd, width, shift, scale, threshold);
+      } else {
+        thresholdRow(y, 0, width, shift, scale, threshold);
       }
     }
 
     let chosen = values;
-    if (opening && first >= 0) {
-      openingInto(values, opened, between, width, height, k, scratch);
-      let sum = 0;
-      let openedFirst = -1;
-      let openedLast = -1;
-      for (let i = 0; i < size; i++) {
-        const v = opened[i] as number;
-        if (v !== 0) {
-          sum += v;
-          if (openedFirst < 0) openedFirst = i;
-          openedLast = i;
-        }
-      }
-      if (sum !== 0) {
-        chosen = opened;
-        first = openedFirst;
-        last = openedLast;
-      }
+    let first = bottom < 0 ? -1 : top * width + left;
+    let last = bottom < 0 ? -1 : bottom * width + right;
+    if (opening && bottom >= 0 && openBox()) {
+      chosen = opened;
+      first = openedBox.top * width + openedBox.left;
+      last = (openedBox.top + openedBox.height - 1) * width + openedBox.left + openedBox.width - 1;
     }
 
+    // Step 6; the span only skips blocks of zeros, which changes no bit of numpy's sums.
     moments.sum(chosen, width, first, last);
     const y = moments.rows / moments.total + 0; // + 0 turns a −0 into 0
     const x = moments.columns / moments.total + 0;
@@ -219,4 +263,14 @@ export function createEztrackTracker(options: EztrackTrackerOptions): FrameTrack
     track,
     handoff: (): EztrackHandoff => ({ previous: previous ? { x: previous.x, y: previous.y } : null, started }),
   };
+}
+
+/** The indices of a mask's non-zero pixels. */
+function maskIndices(mask: Uint8Array | null): Int32Array {
+  if (!mask) return new Int32Array(0);
+  let count = 0;
+  for (let i = 0; i < mask.length; i++) if (mask[i] !== 0) count++;
+  const indices = new Int32Array(count);
+  for (let i = 0, n = 0; i < mask.length; i++) if (mask[i] !== 0) indices[n++] = i;
+  return indices;
 }
