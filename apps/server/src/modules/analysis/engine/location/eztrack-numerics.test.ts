@@ -89,7 +89,7 @@ describe('openingInto', () => {
 });
 
 describe('PairwiseMoments', () => {
-  it('gives numpy’s pairwise sums of v, v·row and v·column bit for bit, skipping zero blocks', () => {
+  it('gives numpy’s sums of v, v·row and v·column bit for bit (8192-element chunks, each pairwise), skipping zeros', () => {
     const random = seeded(5);
     const moments = new PairwiseMoments();
     for (const [width, height] of [
@@ -97,9 +97,15 @@ describe('PairwiseMoments', () => {
       [11, 7],
       [64, 48],
       [97, 61],
+      [200, 150], // 30000 values: four of numpy's 8192-element chunks
     ] as const) {
       for (let trial = 0; trial < 4; trial++) {
-        const values = Float64Array.from({ length: width * height }, () => (random() < 0.8 ? 0 : random() * 37.3));
+        // Non-zero values in a band (as after the threshold), so whole chunks and blocks are skipped.
+        const from = Math.floor(random() * width * height);
+        const to = from + Math.floor(random() * (width * height - from));
+        const values = Float64Array.from({ length: width * height }, (_, i) =>
+          i < from || i > to || random() < 0.8 ? 0 : random() * 37.3,
+        );
         let first = values.findIndex((v) => v !== 0);
         let last = values.length - 1;
         while (last >= 0 && values[last] === 0) last--;

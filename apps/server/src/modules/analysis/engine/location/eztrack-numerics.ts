@@ -189,12 +189,20 @@ export function openingInto(
 const PAIRWISE_BLOCK = 128;
 
 /**
- * numpy's pairwise summation (`np.add.reduce` over a contiguous float64 array, as `arr.sum()` runs on a
- * C-ordered image) of three sequences at once — value, value·row, value·column over the row-major image — so
- * scipy.ndimage.center_of_mass's three sums come out bit for bit: below 8 values a plain loop; up to 128,
- * 8 interleaved accumulators combined as ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7)) then the remainder;
- * above, the halves (the first rounded down to a multiple of 8), summed apart and added. Blocks wholly outside
- * [first, last] (the non-zero span) sum to +0 and are skipped, which changes no bit.
+ * numpy's reductions before 2.3 run through its buffered iterator, 8192 elements (the default buffer size) at
+ * a time: `arr.sum()` adds the chunks' pairwise sums one after another. numpy ≥ 2.3 sums the whole contiguous
+ * array pairwise instead (positions then differ in the last bits, ~1e-14 px). ezTrack's documented installs
+ * (conda, numpy 1.x) use the chunks, and so do we — checked against numpy 1.23–2.1 and 2.3+ on this machine.
+ */
+export const NUMPY_SUM_CHUNK = 8192;
+
+/**
+ * numpy's summation of a C-ordered float64 image (`arr.sum()`) for three sequences at once — value, value·row,
+ * value·column — so scipy.ndimage.center_of_mass's three sums come out bit for bit. Each 8192-element chunk is
+ * summed pairwise: below 8 values a plain loop; up to 128, 8 interleaved accumulators combined as
+ * ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7)) then the remainder; above, the halves (the first rounded down
+ * to a multiple of 8) summed apart and added. Blocks wholly outside [first, last] (the non-zero span) sum to +0
+ * and are skipped, which changes no bit.
  */
 export class PairwiseMoments {
   /** Σv, Σv·row, Σv·column after `sum`. */
@@ -206,16 +214,21 @@ export class PairwiseMoments {
   private readonly columnOf = new Float64Array(PAIRWISE_BLOCK);
 
   sum(values: Float64Array, width: number, first: number, last: number): void {
-    if (first < 0) {
-      this.total = 0;
-      this.rows = 0;
-      this.columns = 0;
-      return;
+    let total = 0;
+    let rows = 0;
+    let columns = 0;
+    if (first >= 0) {
+      const chunkFirst = first - (first % NUMPY_SUM_CHUNK);
+      for (let start = chunkFirst; start <= last; start += NUMPY_SUM_CHUNK) {
+        this.block(values, width, start, Math.min(NUMPY_SUM_CHUNK, values.length - start), first, last, 0);
+        total += this.depthResults[0] as number;
+        rows += this.depthResults[1] as number;
+        columns += this.depthResults[2] as number;
+      }
     }
-    this.block(values, width, 0, values.length, first, last, 0);
-    this.total = this.depthResults[0] as number;
-    this.rows = this.depthResults[1] as number;
-    this.columns = this.depthResults[2] as number;
+    this.total = total;
+    this.rows = rows;
+    this.columns = columns;
   }
 
   private block(

@@ -34,8 +34,8 @@ function sliceIndices(start: number, stop: number, n: number): number[] {
   return indices;
 }
 
-/** numpy's pairwise float64 sum of a contiguous array. */
-export function numpySum(a: readonly number[], start = 0, n = a.length): number {
+/** numpy's pairwise sum of a contiguous float64 run. */
+function pairwise(a: readonly number[], start: number, n: number): number {
   if (n < 8) {
     let sum = 0;
     for (let i = 0; i < n; i++) sum += a[start + i] as number;
@@ -52,7 +52,14 @@ export function numpySum(a: readonly number[], start = 0, n = a.length): number 
   }
   let half = Math.floor(n / 2);
   half -= half % 8;
-  return numpySum(a, start, half) + numpySum(a, start + half, n - half);
+  return pairwise(a, start, half) + pairwise(a, start + half, n - half);
+}
+
+/** `arr.sum()` of a C-ordered float64 array in numpy < 2.3: 8192-element chunks, each pairwise, added in turn. */
+export function numpySum(a: readonly number[]): number {
+  let sum = 0;
+  for (let start = 0; start < a.length; start += 8192) sum += pairwise(a, start, Math.min(8192, a.length - start));
+  return sum;
 }
 
 /** numpy's linear percentile of the values (a full sort, then numpy ≥ 1.22's _lerp). */

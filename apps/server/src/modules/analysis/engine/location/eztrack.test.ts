@@ -52,9 +52,12 @@ function expectSameAsReference(
 
 const distance = (a: Point | null, b: Point | null) => (a && b ? Math.hypot(a.x - b.x, a.y - b.y) : Number.NaN);
 
+// 128 × 80 = 10240 pixels: more than numpy's 8192-element summation chunk.
+const DARK_WIDTH = 128;
+const DARK_HEIGHT = 80;
 const darkScene = makeScene({
-  width: WIDTH,
-  height: HEIGHT,
+  width: DARK_WIDTH,
+  height: DARK_HEIGHT,
   frames: 14,
   seed: 7,
   wire: 70,
@@ -62,9 +65,9 @@ const darkScene = makeScene({
 });
 // The reference shows the arena without the distractor (it arrives after the reference frames, say).
 const darkReference = medianReference(
-  makeScene({ width: WIDTH, height: HEIGHT, frames: 14, seed: 7, wire: 70 }).frames,
-  WIDTH,
-  HEIGHT,
+  makeScene({ width: DARK_WIDTH, height: DARK_HEIGHT, frames: 14, seed: 7, wire: 70 }).frames,
+  DARK_WIDTH,
+  DARK_HEIGHT,
 );
 const exclusion = polygonsMask(
   [
@@ -75,8 +78,8 @@ const exclusion = polygonsMask(
       [3, 64],
     ],
   ],
-  WIDTH,
-  HEIGHT,
+  DARK_WIDTH,
+  DARK_HEIGHT,
 );
 const windowed: EztrackParameters = { ...EZTRACK_DEFAULTS, window_size: 30 };
 

@@ -17,7 +17,9 @@
  *      (x, y) = (col, row): pixel index c is x = c. Σv = 0 (NaN, or ±inf when signed values cancel) is no position.
  * Without the window the values stay int16 (they can be negative where loc_thresh's percentile is ≤ 0, and take
  * part in the centre of mass with their sign, as in ezTrack); with it they are float64. Every sum over int16
- * values is exact, so only the windowed frames depend on the summation order, which PairwiseMoments follows.
+ * values is exact, so only the windowed frames depend on the summation order, which PairwiseMoments follows
+ * (numpy < 2.3's: 8192-element chunks, each pairwise). Checked bit for bit against numpy 1.24 + OpenCV 4.6 running
+ * ezTrack's steps on generated arenas (1086 frames, 39 settings, frames without position included).
  *
  * Per frame: two passes over the pixels (difference with its histograms, then threshold), the percentile from
  * those histograms (no sort: at most 2 × 511 distinct values), the opening by four van Herk passes, and the sums.
