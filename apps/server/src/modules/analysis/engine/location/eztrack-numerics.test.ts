@@ -89,7 +89,7 @@ describe('openingInto', () => {
 });
 
 describe('PairwiseMoments', () => {
-  it('gives numpy’s sums of v, v·row and v·column bit for bit (8192-element chunks, each pairwise), skipping zeros', () => {
+  it('gives numpy’s sums of v, v·row and v·column bit for bit (8192-value chunks, pairwise), skipping zeros', () => {
     const random = seeded(5);
     const moments = new PairwiseMoments();
     for (const [width, height] of [

@@ -27,7 +27,7 @@ export function numpySliceBounds(lo: number, hi: number, n: number): [number, nu
 
 /**
  * np.percentile's default ("linear") result from the two order statistics around the virtual index
- * (n − 1)·q/100: numpy ≥ 1.22's `_lerp` — a + (b − a)·t, or b − (b − a)·(1 − t) when t ≥ 0.5 — whose exact bits
+ * (n − 1)·q/100: numpy's `_lerp` (1.2x and 2.x) — a + (b − a)·t, or b − (b − a)·(1 − t) when t ≥ 0.5 — whose exact bits
  * decide ties at the threshold. Returns the ranks to look up and combines the values in `interpolate`.
  */
 export function percentileRanks(count: number, percent: number): { low: number; high: number; t: number } {

@@ -62,7 +62,7 @@ export function numpySum(a: readonly number[]): number {
   return sum;
 }
 
-/** numpy's linear percentile of the values (a full sort, then numpy ≥ 1.22's _lerp). */
+/** numpy's linear percentile of the values (a full sort, then numpy's _lerp). */
 export function numpyPercentile(values: readonly number[], percent: number): number {
   const sorted = Float64Array.from(values).sort();
   const n = sorted.length;

@@ -5,7 +5,7 @@
  * be equal to the last bit: both follow numpy's order of summation, so no tolerance is needed.
  */
 import { describe, expect, it } from 'vitest';
-import { createEztrackTracker } from './eztrack.js';
+import { createEztrackTracker, eztrackParameterErrors } from './eztrack.js';
 import { referenceTrack } from './eztrack.reference.js';
 import { makeScene, type Scene } from './eztrack.scenes.js';
 import { polygonsMask } from './polygon-mask.js';
@@ -219,5 +219,28 @@ describe('a split run', () => {
     const previous = whole[4] as Point;
     const tail = run(darkScene, windowed, darkReference, null, darkScene.frames.slice(5), { previous });
     expect(tail.positions).toEqual(whole.slice(5));
+  });
+});
+
+describe('bad settings', () => {
+  it('names each out-of-range parameter, and the tracker refuses them and mismatched buffers', () => {
+    expect(eztrackParameterErrors(EZTRACK_DEFAULTS)).toEqual([]);
+    const bad = {
+      ...EZTRACK_DEFAULTS,
+      loc_thresh: 101,
+      window_size: 2.5,
+      window_weight: -0.1,
+      wire_krn: 0,
+      reference_frames: 0,
+      method: 'darker' as 'dark',
+    };
+    expect(eztrackParameterErrors(bad)).toHaveLength(6);
+    const reference = new Float32Array(12);
+    expect(() => createEztrackTracker({ parameters: bad, reference, width: 4, height: 3 })).toThrow(RangeError);
+    expect(() => createEztrackTracker({ parameters: EZTRACK_DEFAULTS, reference, width: 5, height: 3 })).toThrow(
+      RangeError,
+    );
+    const tracker = createEztrackTracker({ parameters: EZTRACK_DEFAULTS, reference, width: 4, height: 3 });
+    expect(() => tracker.track(new Uint8Array(11))).toThrow(RangeError);
   });
 });

@@ -10,7 +10,7 @@
  *      position rounded half to even, lower bounds clipped at 0, numpy slicing), 1 − window_weight elsewhere.
  *      After a frame without a position ezTrack rounds NaN: on x86-64 that is INT64_MIN, the square is empty and
  *      every pixel takes 1 − window_weight — what we do (on ARM it is 0: a square at the top-left corner);
- *   4. values below np.percentile(dif, loc_thresh) (linear interpolation, numpy ≥ 1.22's formula) set to 0;
+ *   4. values below np.percentile(dif, loc_thresh) (linear interpolation, numpy's _lerp; compared in float64) set to 0;
  *   5. rmv_wire: cv2.morphologyEx(dif, MORPH_OPEN, ones(wire_krn × wire_krn)); if the result sums to 0 the
  *      frame before the opening is kept;
  *   6. position = scipy.ndimage.center_of_mass(dif) = (Σv·row/Σv, Σv·col/Σv) with numpy's pairwise sums, as
@@ -132,7 +132,7 @@ export function createEztrackTracker(options: EztrackTrackerOptions): FrameTrack
     }
   }
 
-  /** Step 1–2: the int16 difference (|0 truncates toward zero like astype('int16'), and makes −0 a 0) and its histogram. */
+  /** Steps 1–2: the int16 difference (|0 truncates toward zero as astype('int16'), and makes −0 a 0), its histogram. */
   function differenceOf(frame: Uint8Array) {
     if (method === 'dark') {
       for (let i = 0; i < size; i++) difference[i] = ((reference[i] as number) - (frame[i] as number)) | 0;
