@@ -27,7 +27,6 @@ export class BodyCore {
   private readonly mask: Uint8Array;
   private readonly distance: Uint16Array;
   private readonly stack: Int32Array;
-  private readonly allowed: Uint8Array;
   private readonly columnCell: Int32Array;
   /** Every step-th pixel of every step-th row: 2 at 640×480, where the body is ~40 px wide and ~100 long. */
   private readonly step: number;
@@ -55,41 +54,12 @@ export class BodyCore {
     this.mask = new Uint8Array(size);
     this.distance = new Uint16Array(size);
     this.stack = new Int32Array(size);
-    this.allowed = new Uint8Array(grid.cw * grid.ch);
     this.columnCell = new Int32Array(width);
     this.steps = new Int32Array(size);
     this.parent = new Int32Array(size);
     this.queue = new Int32Array(size);
 
     this.step = grid.f >= 4 ? 2 : 1;
-  }
-
-  /** Marks the blocks of component `id` and their 8 neighbours, within the box's blocks. */
-  private allow(id: number, box: CoreBox) {
-    const { grid, allowed } = this;
-    const { f, cw, ch, label } = grid;
-    const cx0 = Math.max(0, Math.floor(box.x0 / f) - 1);
-    const cx1 = Math.min(cw - 1, Math.floor((box.x1 - 1) / f) + 1);
-    const cy0 = Math.max(0, Math.floor(box.y0 / f) - 1);
-    const cy1 = Math.min(ch - 1, Math.floor((box.y1 - 1) / f) + 1);
-    for (let cy = cy0; cy <= cy1; cy++) {
-      for (let cx = cx0; cx <= cx1; cx++) {
-        let near = 0;
-        for (let dy = -1; dy <= 1 && !near; dy++) {
-          const ny = cy + dy;
-          if (ny < 0 || ny >= ch) continue;
-          for (let dx = -1; dx <= 1; dx++) {
-            const nx = cx + dx;
-            if (nx >= 0 && nx < cw && label[ny * cw + nx] === id) {
-              near = 1;
-              break;
-            }
-          }
-        }
-        allowed[cy * cw + cx] = near;
-      }
-    }
-    return { cx1, cy1 };
   }
 
   /**
@@ -104,14 +74,16 @@ export class BodyCore {
     coreFraction: number,
     merged: { near: Point; depth: number } | null,
   ): Point | null {
-    const { width, reference, exclusionMask, value, mask, distance, allowed, grid } = this;
+    const { width, reference, exclusionMask, value, mask, distance, grid } = this;
     const { x0, y0, x1, y1 } = box;
     const step = this.step;
     const rw = Math.ceil((x1 - x0) / step);
     const rh = Math.ceil((y1 - y0) / step);
     if (rw <= 0 || rh <= 0) return null;
-    const { cx1, cy1 } = this.allow(id, box);
-    const { f, cw, median, threshold } = grid;
+    const { f, cw, median, threshold, label } = grid;
+    // Pixels of other regions (a hand beside the animal) take no part; unchanged blocks do (the animal's edge).
+    const cx1 = grid.cw - 1;
+    const cy1 = grid.ch - 1;
     // Each column's block, once: the per-pixel loop below only adds.
     const { columnCell } = this;
     for (let x = 0; x < rw; x++) columnCell[x] = Math.min(Math.floor((x * step + x0) / f), cx1);
@@ -125,7 +97,8 @@ export class BodyCore {
       for (let x = 0; x < rw; x++) {
         const p = row + x * step;
         let v = -1;
-        if (allowed[cellRow + (columnCell[x] as number)] && (exclusionMask === null || !exclusionMask[p])) {
+        const owner = label[cellRow + (columnCell[x] as number)] as number;
+        if ((owner === 0 || owner === id) && (exclusionMask === null || !exclusionMask[p])) {
           v = sign * ((frame[p] as number) - (reference[p] as number) - median);
           if (v > threshold) {
             sum += v;
