@@ -35,42 +35,39 @@ async function sourceOf(file: string): Promise<DecodeSource> {
 /**
  * A test tracker whose answer depends on its state: the centre of the pixels darker than 100, averaged with the
  * previous answer (so a piece that did not receive the state before it would answer differently); it counts the
- * frames it saw in its hand-off.
+ * frames it saw in its hand-off. The factory logs every frame shown and every tracker made.
  */
-function smoothingTracker(width: number, height: number, handoff: TrackerHandoff | null) {
-  let previous: Point | null = handoff?.previous ?? null;
-  let seen = typeof handoff?.seen === 'number' ? handoff.seen : 0;
-  const frames: Uint8Array[] = [];
-  const tracker: FrameTracker & { frames: Uint8Array[]; raw: (Point | null)[] } = {
-    frames,
-    raw: [],
-    track(frame) {
-      frames.push(frame.slice());
-      seen++;
-      let sx = 0;
-      let sy = 0;
-      let n = 0;
-      for (let r = 0; r < height; r++) {
-        for (let c = 0; c < width; c++) {
-          if (frame[r * width + c]! < 100) {
-            sx += c + 0.5;
-            sy += r + 0.5;
-            n++;
+function smoothingTrackers() {
+  const log = { frames: [] as Uint8Array[], raw: [] as (Point | null)[], made: [] as (TrackerHandoff | null)[] };
+  const make = (handoff: TrackerHandoff | null): FrameTracker => {
+    log.made.push(handoff);
+    let previous: Point | null = handoff?.previous ?? null;
+    let seen = typeof handoff?.seen === 'number' ? handoff.seen : 0;
+    return {
+      track(frame) {
+        log.frames.push(frame.slice());
+        seen++;
+        let sx = 0;
+        let sy = 0;
+        let n = 0;
+        for (let r = 0; r < F.height; r++) {
+          for (let c = 0; c < F.width; c++) {
+            if (frame[r * F.width + c]! < 100) {
+              sx += c + 0.5;
+              sy += r + 0.5;
+              n++;
+            }
           }
         }
-      }
-      const found = n === 0 ? null : { x: sx / n, y: sy / n };
-      tracker.raw.push(found);
-      if (!found) {
-        previous = null;
-        return null;
-      }
-      previous = previous ? { x: (previous.x + found.x) / 2, y: (previous.y + found.y) / 2 } : found;
-      return { ...previous };
-    },
-    handoff: () => ({ previous, seen }),
+        const found = n === 0 ? null : { x: sx / n, y: sy / n };
+        log.raw.push(found);
+        previous = !found ? null : previous ? { x: (previous.x + found.x) / 2, y: (previous.y + found.y) / 2 } : found;
+        return previous && { ...previous };
+      },
+      handoff: () => ({ previous, seen }),
+    };
   };
-  return tracker;
+  return { make, log };
 }
 
 describe('location tracking over frame ranges', () => {
@@ -78,17 +75,19 @@ describe('location tracking over frame ranges', () => {
     const source = await sourceOf(locationVideo());
     expect(source.pixelFormat).toBe('yuv420p');
     expect(source.fullRange).toBe(false);
-    const tracker = smoothingTracker(F.width, F.height, null);
+    const { make, log } = smoothingTrackers();
     const result = await trackFrameRange(
       { ffmpeg: binaries.ffmpeg, source, startFrame: 0, endFrame: null, bypass_ranges: [] },
-      tracker,
+      make,
+      null,
     );
     expect(result.x.length).toBe(F.frames);
+    expect(log.made).toEqual([null]);
     // Limited-range luma mapped to full range: the arena, RGB 0xC0 gray, reads 192 (± codec noise).
-    const corner = tracker.frames[0]![5 * F.width + 5]!;
+    const corner = log.frames[0]![5 * F.width + 5]!;
     expect(Math.abs(corner - 0xc0)).toBeLessThanOrEqual(2);
     // The unsmoothed centre of the dark pixels is the box's true centre in every frame.
-    tracker.raw.forEach((found, n) => {
+    log.raw.forEach((found, n) => {
       const truth = F.centre(n);
       expect(Math.abs(found!.x - truth.x)).toBeLessThanOrEqual(1);
       expect(Math.abs(found!.y - truth.y)).toBeLessThanOrEqual(1);
@@ -98,58 +97,61 @@ describe('location tracking over frame ranges', () => {
   it('a range split into pieces, each starting from the state the piece before handed on, equals one pass', async () => {
     const source = await sourceOf(locationVideo());
     const task = { ffmpeg: binaries.ffmpeg, source, bypass_ranges: [[1, 1.5]] as [number, number][] };
-    const single = await trackFrameRange(
-      { ...task, startFrame: 0, endFrame: null },
-      smoothingTracker(F.width, F.height, null),
-    );
+    const single = await trackFrameRange({ ...task, startFrame: 0, endFrame: null }, smoothingTrackers().make, null);
     const cuts = [0, 17, 45, 46, 90, F.frames];
     const xs: number[] = [];
     const ys: number[] = [];
     let handoff: TrackerHandoff | null = null;
     for (let i = 0; i + 1 < cuts.length; i++) {
-      const tracker = smoothingTracker(F.width, F.height, handoff);
       const isLast = i + 2 === cuts.length;
       // Every piece decodes from the file's start here (always clean) and drops the frames before its own.
       const part = await trackFrameRange(
         { ...task, start: FILE_START, startFrame: cuts[i]!, endFrame: isLast ? null : cuts[i + 1]! },
-        tracker,
+        smoothingTrackers().make,
+        handoff,
       );
       expect(part.x.length).toBe(cuts[i + 1]! - cuts[i]!);
       xs.push(...part.x);
       ys.push(...part.y);
-      handoff = tracker.handoff();
+      handoff = part.handoff;
     }
     expect(xs).toEqual(Array.from(single.x));
     expect(ys).toEqual(Array.from(single.y));
     expect(handoff!.seen).toBe(F.frames - 15);
     // Without the hand-off the second piece answers otherwise (the state matters, so the equality above proves it).
-    const cold = await trackFrameRange(
-      { ...task, startFrame: 17, endFrame: 45 },
-      smoothingTracker(F.width, F.height, null),
-    );
+    const cold = await trackFrameRange({ ...task, startFrame: 17, endFrame: 45 }, smoothingTrackers().make, null);
     expect(Array.from(cold.x)).not.toEqual(xs.slice(17, 45));
   }, 60_000);
 
-  it('bypassed frames get no position and are not shown to the tracker', async () => {
+  it('bypassed frames get no position, are not shown to the tracker, and end its previous position', async () => {
     const source = await sourceOf(locationVideo());
-    const tracker = smoothingTracker(F.width, F.height, null);
+    const { make, log } = smoothingTrackers();
     // [1, 1.5) s at 30 fps: frames 30–44.
     const result = await trackFrameRange(
       { ffmpeg: binaries.ffmpeg, source, startFrame: 0, endFrame: null, bypass_ranges: [[1, 1.5]] },
-      tracker,
+      make,
+      null,
     );
     for (let n = 0; n < F.frames; n++) {
       const bypassed = n >= 30 && n < 45;
       expect(Number.isNaN(result.x[n]!)).toBe(bypassed);
       expect(Number.isNaN(result.y[n]!)).toBe(bypassed);
     }
-    expect(tracker.frames).toHaveLength(F.frames - 15);
+    expect(log.frames).toHaveLength(F.frames - 15);
+    // Made again at the bypass from its state, without the position before it: frame 45 is not averaged with 29.
+    expect(log.made).toEqual([null, { previous: null, seen: 30 }]);
+    expect(result.x[45]).toBe(log.raw[30]!.x);
+    expect(result.handoff.seen).toBe(F.frames - 15);
   }, 60_000);
 
   it('decodes the picked frames, each group from its start, equal to the frames of a full decode', async () => {
     const source = await sourceOf(locationVideo());
-    const all = smoothingTracker(F.width, F.height, null);
-    await trackFrameRange({ ffmpeg: binaries.ffmpeg, source, startFrame: 0, endFrame: null, bypass_ranges: [] }, all);
+    const all = smoothingTrackers();
+    await trackFrameRange(
+      { ffmpeg: binaries.ffmpeg, source, startFrame: 0, endFrame: null, bypass_ranges: [] },
+      all.make,
+      null,
+    );
     const wanted = [0, 13, 13, 59, 60, 119];
     // A start at frame 0 for the first three, the file's start for the rest (two decodes).
     const picks = framePicks(wanted, [null, null, null, FILE_START, FILE_START, FILE_START]);
@@ -165,7 +167,7 @@ describe('location tracking over frame ranges', () => {
     const frames = await decodeFramesAt(binaries.ffmpeg, source, picks);
     expect(frames).toHaveLength(wanted.length);
     frames.forEach((frame, i) => {
-      expect(Buffer.compare(frame, all.frames[wanted[i]!]!)).toBe(0);
+      expect(Buffer.compare(frame, all.log.frames[wanted[i]!]!)).toBe(0);
     });
     // A pick asking past the end of the video fails instead of answering fewer frames.
     await expect(

@@ -9,7 +9,7 @@ import { readGrayFrames } from '../../../../adapters/media/gray-frames.js';
 import { type DecodeSource, FrameAssembler, needsRangeMapping } from '../decode.js';
 import { LIMITED_TO_FULL_RANGE } from '../intensity.js';
 import { bypassCursor } from '../plan.js';
-import type { FrameTracker } from './tracker.js';
+import type { FrameTracker, TrackerHandoff } from './tracker.js';
 
 export interface TrackRangeTask {
   ffmpeg: string;
@@ -37,7 +37,12 @@ export interface TrackRangeResult {
   /** x[i], y[i]: frame startFrame + i's position, NaN for none. */
   x: Float64Array;
   y: Float64Array;
+  /** What the next frame (the next piece) starts from. */
+  handoff: TrackerHandoff;
 }
+
+/** Makes the tracker that continues from `handoff` (null: the video's first frame). */
+export type TrackerFactory = (handoff: TrackerHandoff | null) => FrameTracker;
 
 /** The full-range frame assembler of a decode of the whole picture. */
 function assembler(source: DecodeSource, onFrame: (frame: Uint8Array, index: number) => void) {
@@ -53,14 +58,19 @@ function wholePicture(source: DecodeSource) {
 }
 
 /**
- * Positions of frames [startFrame, endFrame), the tracker continuing from whatever state it was made with (the
- * piece before's hand-off). A decode error ffmpeg reports fails the range (DecodeErrorReport).
+ * Positions of frames [startFrame, endFrame), the tracker continuing from `handoff` (the piece before's). A
+ * bypassed frame is a frame without a position, so the tracker forgets its previous position there (TrackerHandoff):
+ * it is made again from its state with `previous: null` at the first bypassed frame of a range — a window never
+ * continues from where the animal was before a bypass. A decode error ffmpeg reports fails the range
+ * (DecodeErrorReport).
  */
 export async function trackFrameRange(
   task: TrackRangeTask,
-  tracker: FrameTracker,
+  makeTracker: TrackerFactory,
+  handoff: TrackerHandoff | null,
   hooks: TrackRangeHooks = {},
 ): Promise<TrackRangeResult> {
+  let tracker = makeTracker(handoff);
   const { source } = task;
   const start = task.start ?? FILE_START;
   if (start.frame > task.startFrame) {
@@ -82,7 +92,9 @@ export async function trackFrameRange(
       x = grownX;
       y = grownY;
     }
-    const position = bypassed(frameNumber) ? null : tracker.track(frame);
+    const skip = bypassed(frameNumber);
+    if (skip && tracker.handoff().previous !== null) tracker = makeTracker({ ...tracker.handoff(), previous: null });
+    const position = skip ? null : tracker.track(frame);
     x[produced] = position ? position.x : Number.NaN;
     y[produced] = position ? position.y : Number.NaN;
     produced++;
@@ -108,7 +120,7 @@ export async function trackFrameRange(
     },
   );
   hooks.onProgress?.(produced);
-  return { x: x.slice(0, produced), y: y.slice(0, produced) };
+  return { x: x.slice(0, produced), y: y.slice(0, produced), handoff: tracker.handoff() };
 }
 
 /** Frames to decode from one clean start: `frames` increasing, each at or after `start.frame`. */
