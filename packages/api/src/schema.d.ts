@@ -5713,6 +5713,8 @@ export interface paths {
                                         /** @description Steps whose both ends are inside the zone, in pixels */
                                         distance_px: number;
                                     }[];
+                                    /** @description What the run found about its reference (e.g. the animal sat still in most of its frames) */
+                                    notes: string[];
                                     bins: {
                                         start_s: number;
                                         end_s: number;
@@ -6052,6 +6054,8 @@ export interface paths {
                                         /** @description Steps whose both ends are inside the zone, in pixels */
                                         distance_px: number;
                                     }[];
+                                    /** @description What the run found about its reference (e.g. the animal sat still in most of its frames) */
+                                    notes: string[];
                                     bins: {
                                         start_s: number;
                                         end_s: number;
@@ -6703,6 +6707,8 @@ export interface paths {
                                         /** @description Steps whose both ends are inside the zone, in pixels */
                                         distance_px: number;
                                     }[];
+                                    /** @description What the run found about its reference (e.g. the animal sat still in most of its frames) */
+                                    notes: string[];
                                     bins: {
                                         start_s: number;
                                         end_s: number;
@@ -6997,6 +7003,8 @@ export interface paths {
                                         /** @description Steps whose both ends are inside the zone, in pixels */
                                         distance_px: number;
                                     }[];
+                                    /** @description What the run found about its reference (e.g. the animal sat still in most of its frames) */
+                                    notes: string[];
                                     bins: {
                                         start_s: number;
                                         end_s: number;
@@ -7618,6 +7626,8 @@ export interface paths {
                                             /** @description Steps whose both ends are inside the zone, in pixels */
                                             distance_px: number;
                                         }[];
+                                        /** @description What the run found about its reference (e.g. the animal sat still in most of its frames) */
+                                        notes: string[];
                                         bins: {
                                             start_s: number;
                                             end_s: number;
