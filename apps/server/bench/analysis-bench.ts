@@ -1,6 +1,6 @@
 // The analysis rows of `npm run bench` (issue 4): ffmpeg's own gray decode rate on a 10-minute 640x480 video,
-// movement detection end to end through the API and the job system with one and two workers, memory, and
-// preview latency.
+// movement detection end to end through the API and the job system with one and two workers, location tracking
+// (issue 22) with both algorithms, memory, and preview latency.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import os from 'node:os';
@@ -158,12 +158,13 @@ interface RunMeasure {
   ffmpegPeakMb: number;
 }
 
-/** One movement-detection run: POST, then a GET every 200 ms until it has succeeded. */
+/** One run (movement detection unless `kind` says otherwise): POST, then a GET every 200 ms until it has succeeded. */
 async function measureRun(
   h: BenchHarness,
   server: { pid: number },
   analysisUrl: string,
   parameters: Record<string, unknown>,
+  kind = 'movement_detection',
 ): Promise<RunMeasure> {
   const access = await h.login();
   h.resetPeakRss(server.pid);
@@ -171,7 +172,7 @@ async function measureRun(
   const cpuAtStart = cpuSeconds(server.pid);
   try {
     const started = performance.now();
-    const created = await h.api('POST', analysisUrl, access, { kind: 'movement_detection', parameters });
+    const created = await h.api('POST', analysisUrl, access, { kind, parameters });
     for (;;) {
       await sleep(200);
       const run = await h.api('GET', `${analysisUrl}${created.analysis_uuid}/`, access);
@@ -291,6 +292,21 @@ export async function analysisPhase(
       'Movement detection end to end, ANALYSIS_WORKERS=2, whole frame with opening 3, closing 3, small-object removal 20 px',
       '',
       await measureRun(h, server, urls.analysisUrl, { opening: 3, closing: 3, small_object_removal: 20 }),
+    );
+
+    // Location tracking (issue 22): its pieces are chained — each starts from the previous one's tracker state — so
+    // they run one after the other whatever the worker count; ffmpeg's own threads decode.
+    h.log('analysis: location tracking with body_core (the default)...');
+    runRows(
+      'Location tracking end to end (body_core, the default), ANALYSIS_WORKERS=2, whole frame',
+      ' (target ≥ 1.0 × ffmpeg gray)',
+      await measureRun(h, server, urls.analysisUrl, {}, 'location_tracking'),
+    );
+    h.log("analysis: location tracking with eztrack (its notebook's defaults)...");
+    runRows(
+      "Location tracking end to end (eztrack, ezTrack's notebook defaults), ANALYSIS_WORKERS=2, whole frame",
+      '',
+      await measureRun(h, server, urls.analysisUrl, { algorithm: 'eztrack' }, 'location_tracking'),
     );
 
     h.log('analysis: previews...');

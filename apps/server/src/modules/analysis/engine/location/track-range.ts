@@ -6,7 +6,7 @@
  */
 import { type CleanStart, FILE_START } from '../../../../adapters/media/clean-start.js';
 import { readGrayFrames } from '../../../../adapters/media/gray-frames.js';
-import { type DecodeSource, FrameAssembler, needsRangeMapping } from '../decode.js';
+import { type DecodeSource, needsRangeMapping } from '../decode.js';
 import { LIMITED_TO_FULL_RANGE } from '../intensity.js';
 import { bypassCursor } from '../plan.js';
 import type { FrameTracker, TrackerHandoff } from './tracker.js';
@@ -44,13 +44,21 @@ export interface TrackRangeResult {
 /** Makes the tracker that continues from `handoff` (null: the video's first frame). */
 export type TrackerFactory = (handoff: TrackerHandoff | null) => FrameTracker;
 
-/** The full-range frame assembler of a decode of the whole picture. */
-function assembler(source: DecodeSource, onFrame: (frame: Uint8Array, index: number) => void) {
-  return new FrameAssembler(
-    source.width * source.height,
-    onFrame,
-    needsRangeMapping(source) ? LIMITED_TO_FULL_RANGE : null,
-  );
+/**
+ * Reads a decode of the whole picture into one reused buffer and hands each frame on in full range: frames land in
+ * the buffer raw (the media adapter writes them there), so limited-range luma is mapped in place first, as
+ * movement detection maps it.
+ */
+function fullRangeReader(source: DecodeSource, onFrame: (frame: Uint8Array, index: number) => void) {
+  const frame = new Uint8Array(source.width * source.height);
+  const lut = needsRangeMapping(source) ? LIMITED_TO_FULL_RANGE : null;
+  return {
+    frame,
+    onFrame: (index: number) => {
+      if (lut) for (let i = 0; i < frame.length; i++) frame[i] = lut[frame[i]!]!;
+      onFrame(frame, index);
+    },
+  };
 }
 
 function wholePicture(source: DecodeSource) {
@@ -99,25 +107,21 @@ export async function trackFrameRange(
     y[produced] = position ? position.y : Number.NaN;
     produced++;
   };
-  const frames = assembler(source, onFrame);
   let lastProgress = Date.now();
   const interval = hooks.progressIntervalMs ?? 250;
+  const reader = fullRangeReader(source, (frame, decodedIndex) => {
+    onFrame(frame, decodedIndex);
+    const now = Date.now();
+    if (hooks.onProgress && now - lastProgress >= interval) {
+      lastProgress = now;
+      hooks.onProgress(produced);
+    }
+  });
   await readGrayFrames(
     task.ffmpeg,
     source,
     { start, frames: frameLimit, crop: wholePicture(source), threads: task.threads },
-    {
-      onData: (chunk) => {
-        frames.push(chunk);
-        const now = Date.now();
-        if (hooks.onProgress && now - lastProgress >= interval) {
-          lastProgress = now;
-          hooks.onProgress(produced);
-        }
-      },
-      signal: hooks.signal,
-      onSpawn: hooks.onSpawn,
-    },
+    { ...reader, signal: hooks.signal, onSpawn: hooks.onSpawn },
   );
   hooks.onProgress?.(produced);
   return { x: x.slice(0, produced), y: y.slice(0, produced), handoff: tracker.handoff() };
@@ -161,7 +165,7 @@ export async function decodeFramesAt(
     const wanted = pick.frames;
     const last = wanted.at(-1)!;
     let next = 0;
-    const frames = assembler(source, (frame, decodedIndex) => {
+    const reader = fullRangeReader(source, (frame, decodedIndex) => {
       const frameNumber = pick.start.frame + decodedIndex;
       while (next < wanted.length && wanted[next] === frameNumber) {
         out.push(frame.slice());
@@ -172,7 +176,7 @@ export async function decodeFramesAt(
       ffmpeg,
       source,
       { start: pick.start, frames: last - pick.start.frame + 1, crop: wholePicture(source), threads: hooks.threads },
-      { onData: (chunk) => frames.push(chunk), signal: hooks.signal, onSpawn: hooks.onSpawn },
+      { ...reader, signal: hooks.signal, onSpawn: hooks.onSpawn },
     );
     if (next < wanted.length) throw new Error(`the video ended before frame ${wanted[next]}`);
     hooks.onProgress?.(out.length);
