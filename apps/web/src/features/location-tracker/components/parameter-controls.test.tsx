@@ -1,0 +1,59 @@
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
+import { describe, expect, it } from 'vitest';
+import { defaultParameterValues, type FieldErrors, type ParameterValues } from '../parameters';
+import { ParameterControls } from './parameter-controls';
+
+function Harness({ errors = {} }: { errors?: FieldErrors }) {
+  const [values, setValues] = useState<ParameterValues>(defaultParameterValues);
+  return (
+    <>
+      <ParameterControls values={values} onChange={setValues} errors={errors} />
+      <output data-testid="values">{JSON.stringify(values)}</output>
+    </>
+  );
+}
+
+const values = (): ParameterValues => JSON.parse(screen.getByTestId('values').textContent ?? '{}');
+
+describe('location settings controls', () => {
+  it('show the tracker and bins, and ezTrack’s fields with their defaults and help under “ezTrack settings”', async () => {
+    render(<Harness />);
+    expect((screen.getByLabelText('Tracker') as HTMLSelectElement).value).toBe('eztrack');
+    expect(screen.getByText(/reproduced exactly/)).toBeTruthy();
+    expect((screen.getByLabelText('Bin length (s)') as HTMLInputElement).value).toBe('');
+    const details = screen.getByText('ezTrack settings').closest('details')!;
+    expect(details.open).toBe(false);
+    await userEvent.click(screen.getByText('ezTrack settings'));
+    expect(details.open).toBe(true);
+    const expected: [string, string][] = [
+      ['Location threshold (percentile)', '99.5'],
+      ['Window size (px)', '100'],
+      ['Window weight', '0.9'],
+      ['Wire kernel (px)', '5'],
+      ['Reference frames', '50'],
+    ];
+    for (const [label, value] of expected)
+      expect((screen.getByLabelText(label) as HTMLInputElement).value, label).toBe(value);
+    expect(screen.getByRole('checkbox', { name: 'Use a window' }).getAttribute('aria-checked')).toBe('true');
+  });
+
+  it('change values, flags and the method, and reset them', async () => {
+    render(<Harness />);
+    await userEvent.click(screen.getByText('ezTrack settings'));
+    await userEvent.clear(screen.getByLabelText('Window weight'));
+    await userEvent.type(screen.getByLabelText('Window weight'), '0.5');
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Remove wires' }));
+    await userEvent.selectOptions(screen.getByLabelText('Animal vs arena'), 'light');
+    expect(values()).toMatchObject({ method: 'light', rmv_wire: false, numbers: { window_weight: '0.5' } });
+    await userEvent.click(screen.getByRole('button', { name: 'Reset to defaults' }));
+    expect(values()).toEqual(defaultParameterValues());
+  });
+
+  it('open ezTrack settings to show an error in one of them', () => {
+    render(<Harness errors={{ window_size: ['Must be at most 320.'] }} />);
+    expect(screen.getByText('ezTrack settings').closest('details')!.open).toBe(true);
+    expect(screen.getByRole('alert').textContent).toBe('Must be at most 320.');
+  });
+});
