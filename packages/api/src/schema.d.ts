@@ -5621,7 +5621,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        kind: "movement_detection" | "event_detection" | "timeseries_import";
+                        kind: "movement_detection" | "event_detection" | "timeseries_import" | "location_tracking";
                         /** @default {} */
                         parameters?: {
                             [key: string]: unknown;
@@ -5645,7 +5645,7 @@ export interface paths {
                             subject_name: string;
                             video_name: string;
                             /** @enum {string} */
-                            kind: "movement_detection" | "event_detection" | "timeseries_import";
+                            kind: "movement_detection" | "event_detection" | "timeseries_import" | "location_tracking";
                             parameters: {
                                 [key: string]: unknown;
                             };
@@ -5669,8 +5669,10 @@ export interface paths {
                                 duration_s: number;
                                 events: number;
                                 event_rate_per_min: number | null;
-                                threshold: number;
-                                noise_top: number;
+                                /** @description The event threshold; null for location tracking */
+                                threshold: number | null;
+                                /** @description The noise top of the series; null for location tracking */
+                                noise_top: number | null;
                                 freezing: {
                                     percent: number | null;
                                     freezing_frames: number;
@@ -5683,6 +5685,55 @@ export interface paths {
                                 } | null;
                                 /** @description Analysis speed: frames processed per second */
                                 frames_per_second: number | null;
+                                /** @description Location tracking runs only */
+                                location?: {
+                                    /** @description Frames of the video the run went through */
+                                    frames: number;
+                                    /** @description Frames with a position */
+                                    frames_tracked: number;
+                                    /** @description frames_tracked / fps */
+                                    tracked_s: number;
+                                    /** @description Sum of Euclidean steps between consecutive frames that both have a position */
+                                    distance_px: number;
+                                    /** @description distance_px in the scale unit; null without a scale */
+                                    distance: number | null;
+                                    unit: ("mm" | "cm" | "m" | "in") | null;
+                                    /** @description distance / tracked_s in unit per second (pixels per second without a scale); null when nothing was tracked */
+                                    mean_speed: number | null;
+                                    zones: {
+                                        name: string;
+                                        /** @description Seconds of tracked frames inside the zone (frames × 1/fps) */
+                                        time_s: number;
+                                        /** @description % of the tracked frames inside the zone; null without any */
+                                        percent: number | null;
+                                        /** @description Out→in transitions between consecutive tracked frames, plus one when the first tracked frame is inside */
+                                        entries: number;
+                                        /** @description Seconds from the first analysed (not bypassed) frame — in a bin, from its first analysed frame — to the first tracked frame inside; 0 when that first frame is inside, null if never */
+                                        latency_s: number | null;
+                                        /** @description Steps whose both ends are inside the zone, in pixels */
+                                        distance_px: number;
+                                    }[];
+                                    bins: {
+                                        start_s: number;
+                                        end_s: number;
+                                        frames_tracked: number;
+                                        distance_px: number;
+                                        distance: number | null;
+                                        zones: {
+                                            name: string;
+                                            /** @description Seconds of tracked frames inside the zone (frames × 1/fps) */
+                                            time_s: number;
+                                            /** @description % of the tracked frames inside the zone; null without any */
+                                            percent: number | null;
+                                            /** @description Out→in transitions between consecutive tracked frames, plus one when the first tracked frame is inside */
+                                            entries: number;
+                                            /** @description Seconds from the first analysed (not bypassed) frame — in a bin, from its first analysed frame — to the first tracked frame inside; 0 when that first frame is inside, null if never */
+                                            latency_s: number | null;
+                                            /** @description Steps whose both ends are inside the zone, in pixels */
+                                            distance_px: number;
+                                        }[];
+                                    }[];
+                                };
                             } | null;
                             /** @description Every event of a succeeded run, discarded ones included (what Quick Score steps through) */
                             event_count: number | null;
@@ -5933,7 +5984,7 @@ export interface paths {
                             subject_name: string;
                             video_name: string;
                             /** @enum {string} */
-                            kind: "movement_detection" | "event_detection" | "timeseries_import";
+                            kind: "movement_detection" | "event_detection" | "timeseries_import" | "location_tracking";
                             parameters: {
                                 [key: string]: unknown;
                             };
@@ -5957,8 +6008,10 @@ export interface paths {
                                 duration_s: number;
                                 events: number;
                                 event_rate_per_min: number | null;
-                                threshold: number;
-                                noise_top: number;
+                                /** @description The event threshold; null for location tracking */
+                                threshold: number | null;
+                                /** @description The noise top of the series; null for location tracking */
+                                noise_top: number | null;
                                 freezing: {
                                     percent: number | null;
                                     freezing_frames: number;
@@ -5971,6 +6024,55 @@ export interface paths {
                                 } | null;
                                 /** @description Analysis speed: frames processed per second */
                                 frames_per_second: number | null;
+                                /** @description Location tracking runs only */
+                                location?: {
+                                    /** @description Frames of the video the run went through */
+                                    frames: number;
+                                    /** @description Frames with a position */
+                                    frames_tracked: number;
+                                    /** @description frames_tracked / fps */
+                                    tracked_s: number;
+                                    /** @description Sum of Euclidean steps between consecutive frames that both have a position */
+                                    distance_px: number;
+                                    /** @description distance_px in the scale unit; null without a scale */
+                                    distance: number | null;
+                                    unit: ("mm" | "cm" | "m" | "in") | null;
+                                    /** @description distance / tracked_s in unit per second (pixels per second without a scale); null when nothing was tracked */
+                                    mean_speed: number | null;
+                                    zones: {
+                                        name: string;
+                                        /** @description Seconds of tracked frames inside the zone (frames × 1/fps) */
+                                        time_s: number;
+                                        /** @description % of the tracked frames inside the zone; null without any */
+                                        percent: number | null;
+                                        /** @description Out→in transitions between consecutive tracked frames, plus one when the first tracked frame is inside */
+                                        entries: number;
+                                        /** @description Seconds from the first analysed (not bypassed) frame — in a bin, from its first analysed frame — to the first tracked frame inside; 0 when that first frame is inside, null if never */
+                                        latency_s: number | null;
+                                        /** @description Steps whose both ends are inside the zone, in pixels */
+                                        distance_px: number;
+                                    }[];
+                                    bins: {
+                                        start_s: number;
+                                        end_s: number;
+                                        frames_tracked: number;
+                                        distance_px: number;
+                                        distance: number | null;
+                                        zones: {
+                                            name: string;
+                                            /** @description Seconds of tracked frames inside the zone (frames × 1/fps) */
+                                            time_s: number;
+                                            /** @description % of the tracked frames inside the zone; null without any */
+                                            percent: number | null;
+                                            /** @description Out→in transitions between consecutive tracked frames, plus one when the first tracked frame is inside */
+                                            entries: number;
+                                            /** @description Seconds from the first analysed (not bypassed) frame — in a bin, from its first analysed frame — to the first tracked frame inside; 0 when that first frame is inside, null if never */
+                                            latency_s: number | null;
+                                            /** @description Steps whose both ends are inside the zone, in pixels */
+                                            distance_px: number;
+                                        }[];
+                                    }[];
+                                };
                             } | null;
                             /** @description Every event of a succeeded run, discarded ones included (what Quick Score steps through) */
                             event_count: number | null;
@@ -6533,7 +6635,7 @@ export interface paths {
                             subject_name: string;
                             video_name: string;
                             /** @enum {string} */
-                            kind: "movement_detection" | "event_detection" | "timeseries_import";
+                            kind: "movement_detection" | "event_detection" | "timeseries_import" | "location_tracking";
                             parameters: {
                                 [key: string]: unknown;
                             };
@@ -6557,8 +6659,10 @@ export interface paths {
                                 duration_s: number;
                                 events: number;
                                 event_rate_per_min: number | null;
-                                threshold: number;
-                                noise_top: number;
+                                /** @description The event threshold; null for location tracking */
+                                threshold: number | null;
+                                /** @description The noise top of the series; null for location tracking */
+                                noise_top: number | null;
                                 freezing: {
                                     percent: number | null;
                                     freezing_frames: number;
@@ -6571,6 +6675,55 @@ export interface paths {
                                 } | null;
                                 /** @description Analysis speed: frames processed per second */
                                 frames_per_second: number | null;
+                                /** @description Location tracking runs only */
+                                location?: {
+                                    /** @description Frames of the video the run went through */
+                                    frames: number;
+                                    /** @description Frames with a position */
+                                    frames_tracked: number;
+                                    /** @description frames_tracked / fps */
+                                    tracked_s: number;
+                                    /** @description Sum of Euclidean steps between consecutive frames that both have a position */
+                                    distance_px: number;
+                                    /** @description distance_px in the scale unit; null without a scale */
+                                    distance: number | null;
+                                    unit: ("mm" | "cm" | "m" | "in") | null;
+                                    /** @description distance / tracked_s in unit per second (pixels per second without a scale); null when nothing was tracked */
+                                    mean_speed: number | null;
+                                    zones: {
+                                        name: string;
+                                        /** @description Seconds of tracked frames inside the zone (frames × 1/fps) */
+                                        time_s: number;
+                                        /** @description % of the tracked frames inside the zone; null without any */
+                                        percent: number | null;
+                                        /** @description Out→in transitions between consecutive tracked frames, plus one when the first tracked frame is inside */
+                                        entries: number;
+                                        /** @description Seconds from the first analysed (not bypassed) frame — in a bin, from its first analysed frame — to the first tracked frame inside; 0 when that first frame is inside, null if never */
+                                        latency_s: number | null;
+                                        /** @description Steps whose both ends are inside the zone, in pixels */
+                                        distance_px: number;
+                                    }[];
+                                    bins: {
+                                        start_s: number;
+                                        end_s: number;
+                                        frames_tracked: number;
+                                        distance_px: number;
+                                        distance: number | null;
+                                        zones: {
+                                            name: string;
+                                            /** @description Seconds of tracked frames inside the zone (frames × 1/fps) */
+                                            time_s: number;
+                                            /** @description % of the tracked frames inside the zone; null without any */
+                                            percent: number | null;
+                                            /** @description Out→in transitions between consecutive tracked frames, plus one when the first tracked frame is inside */
+                                            entries: number;
+                                            /** @description Seconds from the first analysed (not bypassed) frame — in a bin, from its first analysed frame — to the first tracked frame inside; 0 when that first frame is inside, null if never */
+                                            latency_s: number | null;
+                                            /** @description Steps whose both ends are inside the zone, in pixels */
+                                            distance_px: number;
+                                        }[];
+                                    }[];
+                                };
                             } | null;
                             /** @description Every event of a succeeded run, discarded ones included (what Quick Score steps through) */
                             event_count: number | null;
@@ -6776,7 +6929,7 @@ export interface paths {
                             subject_name: string;
                             video_name: string;
                             /** @enum {string} */
-                            kind: "movement_detection" | "event_detection" | "timeseries_import";
+                            kind: "movement_detection" | "event_detection" | "timeseries_import" | "location_tracking";
                             parameters: {
                                 [key: string]: unknown;
                             };
@@ -6800,8 +6953,10 @@ export interface paths {
                                 duration_s: number;
                                 events: number;
                                 event_rate_per_min: number | null;
-                                threshold: number;
-                                noise_top: number;
+                                /** @description The event threshold; null for location tracking */
+                                threshold: number | null;
+                                /** @description The noise top of the series; null for location tracking */
+                                noise_top: number | null;
                                 freezing: {
                                     percent: number | null;
                                     freezing_frames: number;
@@ -6814,6 +6969,55 @@ export interface paths {
                                 } | null;
                                 /** @description Analysis speed: frames processed per second */
                                 frames_per_second: number | null;
+                                /** @description Location tracking runs only */
+                                location?: {
+                                    /** @description Frames of the video the run went through */
+                                    frames: number;
+                                    /** @description Frames with a position */
+                                    frames_tracked: number;
+                                    /** @description frames_tracked / fps */
+                                    tracked_s: number;
+                                    /** @description Sum of Euclidean steps between consecutive frames that both have a position */
+                                    distance_px: number;
+                                    /** @description distance_px in the scale unit; null without a scale */
+                                    distance: number | null;
+                                    unit: ("mm" | "cm" | "m" | "in") | null;
+                                    /** @description distance / tracked_s in unit per second (pixels per second without a scale); null when nothing was tracked */
+                                    mean_speed: number | null;
+                                    zones: {
+                                        name: string;
+                                        /** @description Seconds of tracked frames inside the zone (frames × 1/fps) */
+                                        time_s: number;
+                                        /** @description % of the tracked frames inside the zone; null without any */
+                                        percent: number | null;
+                                        /** @description Out→in transitions between consecutive tracked frames, plus one when the first tracked frame is inside */
+                                        entries: number;
+                                        /** @description Seconds from the first analysed (not bypassed) frame — in a bin, from its first analysed frame — to the first tracked frame inside; 0 when that first frame is inside, null if never */
+                                        latency_s: number | null;
+                                        /** @description Steps whose both ends are inside the zone, in pixels */
+                                        distance_px: number;
+                                    }[];
+                                    bins: {
+                                        start_s: number;
+                                        end_s: number;
+                                        frames_tracked: number;
+                                        distance_px: number;
+                                        distance: number | null;
+                                        zones: {
+                                            name: string;
+                                            /** @description Seconds of tracked frames inside the zone (frames × 1/fps) */
+                                            time_s: number;
+                                            /** @description % of the tracked frames inside the zone; null without any */
+                                            percent: number | null;
+                                            /** @description Out→in transitions between consecutive tracked frames, plus one when the first tracked frame is inside */
+                                            entries: number;
+                                            /** @description Seconds from the first analysed (not bypassed) frame — in a bin, from its first analysed frame — to the first tracked frame inside; 0 when that first frame is inside, null if never */
+                                            latency_s: number | null;
+                                            /** @description Steps whose both ends are inside the zone, in pixels */
+                                            distance_px: number;
+                                        }[];
+                                    }[];
+                                };
                             } | null;
                             /** @description Every event of a succeeded run, discarded ones included (what Quick Score steps through) */
                             event_count: number | null;
@@ -7313,7 +7517,7 @@ export interface paths {
                 query?: {
                     page?: number;
                     page_size?: number;
-                    kind?: "movement_detection" | "event_detection" | "timeseries_import";
+                    kind?: "movement_detection" | "event_detection" | "timeseries_import" | "location_tracking";
                     status?: "queued" | "running" | "succeeded" | "failed" | "revoked";
                     subject?: string;
                     video?: string;
@@ -7346,7 +7550,7 @@ export interface paths {
                                 subject_name: string;
                                 video_name: string;
                                 /** @enum {string} */
-                                kind: "movement_detection" | "event_detection" | "timeseries_import";
+                                kind: "movement_detection" | "event_detection" | "timeseries_import" | "location_tracking";
                                 parameters: {
                                     [key: string]: unknown;
                                 };
@@ -7370,8 +7574,10 @@ export interface paths {
                                     duration_s: number;
                                     events: number;
                                     event_rate_per_min: number | null;
-                                    threshold: number;
-                                    noise_top: number;
+                                    /** @description The event threshold; null for location tracking */
+                                    threshold: number | null;
+                                    /** @description The noise top of the series; null for location tracking */
+                                    noise_top: number | null;
                                     freezing: {
                                         percent: number | null;
                                         freezing_frames: number;
@@ -7384,6 +7590,55 @@ export interface paths {
                                     } | null;
                                     /** @description Analysis speed: frames processed per second */
                                     frames_per_second: number | null;
+                                    /** @description Location tracking runs only */
+                                    location?: {
+                                        /** @description Frames of the video the run went through */
+                                        frames: number;
+                                        /** @description Frames with a position */
+                                        frames_tracked: number;
+                                        /** @description frames_tracked / fps */
+                                        tracked_s: number;
+                                        /** @description Sum of Euclidean steps between consecutive frames that both have a position */
+                                        distance_px: number;
+                                        /** @description distance_px in the scale unit; null without a scale */
+                                        distance: number | null;
+                                        unit: ("mm" | "cm" | "m" | "in") | null;
+                                        /** @description distance / tracked_s in unit per second (pixels per second without a scale); null when nothing was tracked */
+                                        mean_speed: number | null;
+                                        zones: {
+                                            name: string;
+                                            /** @description Seconds of tracked frames inside the zone (frames × 1/fps) */
+                                            time_s: number;
+                                            /** @description % of the tracked frames inside the zone; null without any */
+                                            percent: number | null;
+                                            /** @description Out→in transitions between consecutive tracked frames, plus one when the first tracked frame is inside */
+                                            entries: number;
+                                            /** @description Seconds from the first analysed (not bypassed) frame — in a bin, from its first analysed frame — to the first tracked frame inside; 0 when that first frame is inside, null if never */
+                                            latency_s: number | null;
+                                            /** @description Steps whose both ends are inside the zone, in pixels */
+                                            distance_px: number;
+                                        }[];
+                                        bins: {
+                                            start_s: number;
+                                            end_s: number;
+                                            frames_tracked: number;
+                                            distance_px: number;
+                                            distance: number | null;
+                                            zones: {
+                                                name: string;
+                                                /** @description Seconds of tracked frames inside the zone (frames × 1/fps) */
+                                                time_s: number;
+                                                /** @description % of the tracked frames inside the zone; null without any */
+                                                percent: number | null;
+                                                /** @description Out→in transitions between consecutive tracked frames, plus one when the first tracked frame is inside */
+                                                entries: number;
+                                                /** @description Seconds from the first analysed (not bypassed) frame — in a bin, from its first analysed frame — to the first tracked frame inside; 0 when that first frame is inside, null if never */
+                                                latency_s: number | null;
+                                                /** @description Steps whose both ends are inside the zone, in pixels */
+                                                distance_px: number;
+                                            }[];
+                                        }[];
+                                    };
                                 } | null;
                                 /** @description Every event of a succeeded run, discarded ones included (what Quick Score steps through) */
                                 event_count: number | null;

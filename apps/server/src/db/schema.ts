@@ -331,7 +331,12 @@ export const pendingFileDeletions = pgTable('pending_file_deletions', {
   createdAt: createdAt(),
 });
 
-export const analysisKinds = ['movement_detection', 'event_detection', 'timeseries_import'] as const;
+export const analysisKinds = [
+  'movement_detection',
+  'event_detection',
+  'timeseries_import',
+  'location_tracking',
+] as const;
 export const analysisStatuses = ['queued', 'running', 'succeeded', 'failed', 'revoked'] as const;
 
 /** One analysis run of a video: its parameters (kept forever), state, summary and where its outputs are. */

@@ -96,6 +96,10 @@ export function analysisKeys(run: { projectUuid: string; videoUuid: string; anal
     series: `${prefix}series.f64`,
     times: `${prefix}times.f64`,
     seriesCsv: `${prefix}series.csv`,
+    /** A location-tracking run's positions: x of every frame, then y (Float64, NaN = none). */
+    track: `${prefix}track.f64`,
+    /** A location-tracking run's reference picture (Float32 per pixel), computed once for all its pieces. */
+    reference: `${prefix}reference.f32`,
     segmentsPrefix: `${prefix}segments/`,
     segment: (index: number) => `${prefix}segments/${index}.f64`,
   };

@@ -2,6 +2,7 @@ import type { AppContext } from '../context.js';
 import type { AnyJobDefinition } from '../jobs/job-queue.js';
 import { analysisDetectJob, analysisSegmentJob } from './analysis/analysis.runs.js';
 import { prepareCleanStarts } from './analysis/clean-starts.js';
+import { analysisTrackJob } from './analysis/location.runs.js';
 import { authMailJob } from './auth/auth.mail.js';
 import { deletePendingFilesJob } from './files/file-deletion.js';
 import { trashPurgeJob } from './trash/trash.purge.js';
@@ -21,6 +22,7 @@ export const jobDefinitions: AnyJobDefinition<AppContext>[] = [
   processVideoJobWith([prepareCleanStarts]),
   playbackPieceJob,
   analysisSegmentJob,
+  analysisTrackJob,
   analysisDetectJob,
   authMailJob,
   trashPurgeJob,

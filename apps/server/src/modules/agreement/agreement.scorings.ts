@@ -47,6 +47,7 @@ const RUN_KIND_NAMES: Record<AnalysisRow['kind'], string> = {
   movement_detection: 'Movement detection',
   event_detection: 'Event detection',
   timeseries_import: 'Time series import',
+  location_tracking: 'Location tracking',
 };
 
 const when = (date: Date) => `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;

@@ -17,6 +17,7 @@ import { type EventGroup, eventCounts, eventGroupsSql } from './analysis.counts.
 import { countDefinitionsTable, eventsTable, runCountsTable, seriesTable } from './analysis.exports.js';
 import type { AnalysisRow } from './analysis.runs.js';
 import type { analysisListQuery, analysisSchema } from './analysis.schemas.js';
+import { locationSeriesTable } from './location.export.js';
 
 /** A run of this video by id, or 404. */
 export async function findRunOfVideo(context: AppContext, video: VideoRow, analysisUuid: string): Promise<AnalysisRow> {
@@ -60,12 +61,17 @@ export async function runTables(
 ) {
   const run = await findRunOfVideo(context, scope.video, analysisUuid);
   if (run.status !== 'succeeded') throw badRequest('This run has not succeeded, so it has nothing to export.');
+  if (run.kind === 'location_tracking' && table === 'events') {
+    throw badRequest({ table: ['A location-tracking run has no events: export its series (table=series).'] });
+  }
   const tables =
-    table === 'series'
-      ? [await seriesTable(context, run)]
-      : format === 'xlsx'
-        ? [eventsTable(context, run), await runCountsTable(context, run), countDefinitionsTable()]
-        : [eventsTable(context, run)];
+    run.kind === 'location_tracking'
+      ? [await locationSeriesTable(context, run)]
+      : table === 'series'
+        ? [await seriesTable(context, run)]
+        : format === 'xlsx'
+          ? [eventsTable(context, run), await runCountsTable(context, run), countDefinitionsTable()]
+          : [eventsTable(context, run)];
   return { tables, nameParts: [scope.subject.name, scope.video.name, runNamePart(run), table] };
 }
 

@@ -42,9 +42,9 @@ export type RunSource = Omit<DecodeSource, 'path' | 'demuxer'> & {
   segmentStarts?: CleanStart[];
 };
 
-const segmentKey = (run: AnalysisRow, index: number) => analysisKeys(run).segment(index);
+export const segmentKey = (run: AnalysisRow, index: number) => analysisKeys(run).segment(index);
 
-function humanReason(error: unknown): string {
+export function humanReason(error: unknown): string {
   if (error instanceof PermanentRunFailure) return error.message;
   if (error instanceof DecodeErrorReport) return decodeFailure(error);
   if (error instanceof ProcessError) {
@@ -55,13 +55,13 @@ function humanReason(error: unknown): string {
 }
 
 /** The run's error for a decode error ffmpeg reported: what it said and where, never a path. */
-function decodeFailure(error: DecodeErrorReport, segment?: { startFrame: number; endFrame: number }): string {
+export function decodeFailure(error: DecodeErrorReport, segment?: { startFrame: number; endFrame: number }): string {
   const where = segment ? ` in frames ${segment.startFrame}–${segment.endFrame - 1}` : '';
   const line = lastLine(error.lines[0] ?? '');
   return `ffmpeg reported a decode error${where} ("${line}"), so those frames' counts would be wrong. The video is damaged there or uses a feature ffmpeg cannot decode; convert it (e.g. to H.264 with regular keyframes) and upload it again.`;
 }
 
-async function markFailed(context: AppContext, analysisUuid: string, reason: string) {
+export async function markFailed(context: AppContext, analysisUuid: string, reason: string) {
   await context.db
     .update(analyses)
     .set({ status: 'failed', error: reason, finishedAt: new Date() })
@@ -69,12 +69,12 @@ async function markFailed(context: AppContext, analysisUuid: string, reason: str
   abortLocalRun(analysisUuid);
 }
 
-async function loadRun(context: AppContext, analysisUuid: string): Promise<AnalysisRow | undefined> {
+export async function loadRun(context: AppContext, analysisUuid: string): Promise<AnalysisRow | undefined> {
   const [run] = await context.db.select().from(analyses).where(eq(analyses.analysisUuid, analysisUuid)).limit(1);
   return run;
 }
 
-async function markRunning(context: AppContext, analysisUuid: string) {
+export async function markRunning(context: AppContext, analysisUuid: string) {
   await context.db
     .update(analyses)
     .set({ status: 'running', startedAt: new Date() })

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { analysisKinds, analysisStatuses } from '../../db/schema.js';
 import { timeRangesSchema } from '../../lib/time-ranges.js';
 import type { FreezingParameters } from './engine/freezing.js';
+import { locationSummarySchema } from './location.schemas.js';
 
 /** Who made a run or last changed an event. */
 export const userSummarySchema = z.object({ id: z.int(), display_name: z.string() });
@@ -88,6 +89,7 @@ export type MovementDetectionParameters = z.output<typeof movementParameters>;
 export type EventDetectionParameterValues = z.output<typeof eventDetectionParameters>;
 
 export const createAnalysisBody = z.object({
+  // location_tracking parameters: location.schemas.ts (`algorithm`, its settings, zones, exclusions, scale…).
   kind: z.enum(analysisKinds, { error: `kind must be one of: ${analysisKinds.join(', ')}.` }),
   parameters: z.record(z.string(), z.unknown()).default({}),
   source_analysis_uuid: z.string().optional(),
@@ -134,10 +136,11 @@ export const analysisSummarySchema = z
     duration_s: z.number(),
     events: z.int(),
     event_rate_per_min: z.number().nullable(),
-    threshold: z.number(),
-    noise_top: z.number(),
+    threshold: z.number().nullable().meta({ description: 'The event threshold; null for location tracking' }),
+    noise_top: z.number().nullable().meta({ description: 'The noise top of the series; null for location tracking' }),
     freezing: freezingSchema,
     frames_per_second: z.number().nullable().meta({ description: 'Analysis speed: frames processed per second' }),
+    location: locationSummarySchema.optional().meta({ description: 'Location tracking runs only' }),
   })
   .nullable();
 

@@ -11,12 +11,13 @@ import { demuxerOf } from '../../adapters/media/input-policy.js';
 import type { AppContext } from '../../context.js';
 import { analyses } from '../../db/schema.js';
 import { readFromFrame } from '../../jobs/pieces.js';
-import { badRequest, conflict, type HttpError, payloadTooLarge, unsupportedMediaType } from '../../lib/errors.js';
+import { badRequest, conflict, payloadTooLarge, unsupportedMediaType } from '../../lib/errors.js';
 import { analysisKeys, jobWorkDir } from '../../lib/storage-keys.js';
 import { clipTimeRanges } from '../../lib/time-ranges.js';
 import { APP_VERSION } from '../../version.js';
 import { subjectOfVideoNow, type VideoRow } from '../videos/video.lookup.js';
 import { abortLocalRun, openMediaInput, withMediaInput } from './analysis.media-input.js';
+import { parameterErrors } from './analysis.parameter-errors.js';
 import { findRunOfVideo, getAnalysis } from './analysis.read.js';
 import { completeRun } from './analysis.results.js';
 import { analysisDetectJob, type RunSource, segmentPieces } from './analysis.runs.js';
@@ -30,6 +31,8 @@ import {
 import { cleanStartsFor, plannedSegments } from './clean-starts.js';
 import { maxLeadFrames, withCleanStarts } from './engine/plan.js';
 import { runTask } from './engine/worker-client.js';
+import { parseLocationParameters } from './location.parameters.js';
+import { locationPieces } from './location.runs.js';
 
 /**
  * Bumped whenever a change to the algorithms could change a result; stored with every run. intensity-change 2
@@ -40,22 +43,6 @@ export const ALGORITHM_VERSION = 'intensity-change 2, event-detection 1';
 
 async function softwareVersion(context: AppContext): Promise<string> {
   return `app ${APP_VERSION}; ${ALGORITHM_VERSION}; ffmpeg ${await context.media.version()}`;
-}
-
-/** zod issues of `parameters` → the spec's field errors, named `parameters.<field>`. */
-function parameterErrors(error: z.ZodError): HttpError {
-  const fields: Record<string, string[]> = {};
-  for (const issue of error.issues) {
-    const field = ['parameters', ...issue.path.filter((p) => typeof p !== 'number').map(String)].join('.');
-    const message =
-      issue.code === 'unrecognized_keys'
-        ? `Unknown parameter${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.join(', ')}.`
-        : issue.message;
-    const where = issue.path.find((p) => typeof p === 'number');
-    const text = where !== undefined && issue.path[0] === 'rois' ? `ROI ${Number(where) + 1}: ${message}` : message;
-    fields[field] = [...(fields[field] ?? []), text];
-  }
-  return badRequest(fields);
 }
 
 function parseMovementParameters(raw: unknown, video: VideoRow) {
@@ -174,6 +161,11 @@ export async function createAnalysis(
     }
     const source = await findRunOfVideo(context, video, body.source_analysis_uuid).catch(() => undefined);
     if (!source) throw badRequest({ source_analysis_uuid: ['No run of this video has that id.'] });
+    if (source.kind === 'location_tracking') {
+      throw badRequest({
+        source_analysis_uuid: ['That run tracks location; event detection reads a movement or imported series.'],
+      });
+    }
     if (source.status !== 'succeeded' || !source.seriesKey) {
       throw badRequest({ source_analysis_uuid: ['That run has no time series yet: pick a run that has succeeded.'] });
     }
@@ -194,10 +186,15 @@ export async function createAnalysis(
     return { analysisUuid: run!.analysisUuid, notices: [] };
   }
   requireDecodable(video);
-  const { parameters, notices } = parseMovementParameters(body.parameters, video);
+  const { parameters, notices } =
+    body.kind === 'location_tracking'
+      ? parseLocationParameters(body.parameters, video)
+      : parseMovementParameters(body.parameters, video);
+  const pieces = body.kind === 'location_tracking' ? locationPieces : segmentPieces;
   const probed = await probeSource(context, video);
   const planned = plannedSegments(context, probed.frameCount, probed.fps);
   // Each cut decodes from a proven clean start (read once per video, cached); a cut without one is dropped.
+  // The start must give the frame before the cut (withCleanStarts), which a chained piece never reads.
   const starts =
     planned.length > 1
       ? await withMediaInput(context, { originalKey: probed.originalKey, container: video.container }, (input) =>
@@ -206,7 +203,9 @@ export async function createAnalysis(
             video,
             input,
             probed.fps,
-            planned.map((segment) => readFromFrame(segmentPieces.kind.handOff, segment.startFrame)),
+            planned.map((segment) =>
+              Math.min(segment.startFrame - 1, readFromFrame(pieces.kind.handOff, segment.startFrame)),
+            ),
           ),
         )
       : [];
@@ -215,9 +214,9 @@ export async function createAnalysis(
   const analysisUuid = await context.db.transaction(async (tx) => {
     const [run] = await tx
       .insert(analyses)
-      .values({ ...base, kind: 'movement_detection', parameters, source })
+      .values({ ...base, kind: body.kind, parameters, source })
       .returning({ analysisUuid: analyses.analysisUuid });
-    await segmentPieces.plan(
+    await pieces.plan(
       tx,
       run!.analysisUuid,
       segments.map((segment) => ({
@@ -229,7 +228,7 @@ export async function createAnalysis(
     );
     return run!.analysisUuid;
   });
-  await sendOrFail(context, analysisUuid, () => segmentPieces.queue(context, analysisUuid));
+  await sendOrFail(context, analysisUuid, () => pieces.queue(context, analysisUuid));
   return { analysisUuid, notices };
 }
 
@@ -269,10 +268,13 @@ export async function stopRuns(context: AppContext, analysisUuids: string[]): Pr
   const uuids = revoked.map((row) => row.analysisUuid);
   if (uuids.length === 0) return [];
   for (const uuid of uuids) abortLocalRun(uuid);
+  // Both kinds of pieces live in analysis_segments: one read names every job, each queue cancels its own.
   const jobIds = await segmentPieces.jobIds(context, uuids);
-  await context.jobs.cancel(segmentPieces.job.name, jobIds).catch((error: unknown) => {
-    context.logger.warn({ err: error, analysisUuids: uuids }, 'cancelling queued segment jobs failed');
-  });
+  for (const name of [segmentPieces.job.name, locationPieces.job.name]) {
+    await context.jobs.cancel(name, jobIds).catch((error: unknown) => {
+      context.logger.warn({ err: error, analysisUuids: uuids }, 'cancelling queued piece jobs failed');
+    });
+  }
   return uuids;
 }
 

@@ -194,6 +194,7 @@ const RUN_KINDS: Record<(typeof analyses.$inferSelect)['kind'], string> = {
   movement_detection: 'Movement detection',
   event_detection: 'Event detection',
   timeseries_import: 'Imported series',
+  location_tracking: 'Location tracking',
 };
 
 /** `DELETE …/analysis/{a}/`: the run goes to the trash with its events and review positions (revoked if running). */

@@ -136,8 +136,17 @@ export function summaryRows(summary: AnalysisSummary): DisplayRow[] {
       label: 'Event rate',
       value: summary.event_rate_per_min === null ? '—' : `${formatNumber(summary.event_rate_per_min, 2)} per minute`,
     },
-    { key: 'threshold', label: 'Threshold used', value: formatNumber(summary.threshold, 2) },
-    { key: 'noise_top', label: 'Noise top', value: formatNumber(summary.noise_top, 2) },
+    // Null for a location-tracking run, which has no event threshold.
+    {
+      key: 'threshold',
+      label: 'Threshold used',
+      value: summary.threshold === null ? '—' : formatNumber(summary.threshold, 2),
+    },
+    {
+      key: 'noise_top',
+      label: 'Noise top',
+      value: summary.noise_top === null ? '—' : formatNumber(summary.noise_top, 2),
+    },
     {
       key: 'samples',
       label: 'Samples',

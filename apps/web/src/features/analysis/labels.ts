@@ -5,6 +5,7 @@ export const KIND_LABELS: Record<AnalysisKind, string> = {
   movement_detection: 'Movement detection',
   event_detection: 'Event detection',
   timeseries_import: 'Time series import',
+  location_tracking: 'Location tracking',
 };
 
 /** "Revoked": the word of the spec's run transitions and of the Revoke action in Analysis Logs. */

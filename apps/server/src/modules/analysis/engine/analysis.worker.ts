@@ -10,6 +10,12 @@ import { ProcessError } from '../../../adapters/media/run-process.js';
 import { parseTimeseriesCsv } from '../timeseries-csv.js';
 import { detectEvents, sampleTime } from './events.js';
 import { freezingSummary } from './freezing.js';
+import { polygonsMask } from './location/polygon-mask.js';
+import { medianReference } from './location/reference.js';
+import { locationSummary } from './location/summary.js';
+import { decodeFramesAt, trackFrameRange } from './location/track-range.js';
+import type { TrackerHandoff } from './location/tracker.js';
+import { createTracker } from './location/trackers.js';
 import { analyseFrameRange } from './movement.js';
 import { runPreview } from './preview.js';
 import { writeSeriesCsv } from './series-csv.js';
@@ -59,6 +65,36 @@ async function run(task: WorkerTask): Promise<{ result: unknown; transfer: Array
     case 'preview': {
       const result = await runPreview(task, controller.signal);
       return { result, transfer: [] };
+    }
+    case 'location': {
+      const make = (handoff: TrackerHandoff | null) => createTracker({ ...task.tracker, handoff });
+      const { x, y, handoff } = await trackFrameRange(task, make, task.tracker.handoff, {
+        signal: controller.signal,
+        onSpawn: (pid) => send({ type: 'spawned', pid }),
+        onProgress: (framesDone) => send({ type: 'progress', framesDone }),
+      });
+      return {
+        result: { x, y, handoff },
+        transfer: [x.buffer as ArrayBuffer, y.buffer as ArrayBuffer],
+      };
+    }
+    case 'location-reference': {
+      const { width, height } = task.source;
+      const frames = await decodeFramesAt(task.ffmpeg, task.source, task.picks, {
+        signal: controller.signal,
+        onSpawn: (pid) => send({ type: 'spawned', pid }),
+        threads: task.threads,
+      });
+      const reference = medianReference(frames, width, height);
+      return { result: { reference }, transfer: [reference.buffer as ArrayBuffer] };
+    }
+    case 'location-summary': {
+      const { zones, ...rest } = task.input;
+      const masks = zones.map((zone) => ({
+        name: zone.name,
+        mask: polygonsMask([zone.points], rest.width, rest.height),
+      }));
+      return { result: locationSummary({ ...rest, zones: masks }), transfer: [] };
     }
   }
 }

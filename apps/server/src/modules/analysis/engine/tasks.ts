@@ -4,6 +4,9 @@
  */
 import type { EventDetectionParameters, Series } from './events.js';
 import type { FreezingParameters, FreezingSummary } from './freezing.js';
+import type { LocationSummary, LocationSummaryInput } from './location/summary.js';
+import type { FramePick, TrackRangeTask } from './location/track-range.js';
+import type { TrackerHandoff } from './location/tracker.js';
 import type { FrameRangeTask } from './movement.js';
 import type { PreviewResult, PreviewTask } from './preview.js';
 
@@ -36,17 +39,61 @@ export type ImportResult =
   | { ok: true; values: Float64Array; times: Float64Array | null }
   | { ok: false; error: string };
 
+/** A polygon in the video's pixels, as a run's parameters give it. */
+export type PolygonPoints = readonly (readonly [number, number])[];
+
+/** What the worker needs to make a run's tracker (engine/location/trackers.ts). */
+export interface TrackerSpec {
+  /** The run's parameters: `algorithm` and that algorithm's settings. */
+  parameters: { algorithm: string } & Record<string, unknown>;
+  width: number;
+  height: number;
+  /** The run's reference picture, width × height. */
+  reference: Float32Array;
+  /** Regions the tracker ignores. */
+  exclusions: PolygonPoints[];
+  /** The state the piece before left (null for the first piece). */
+  handoff: TrackerHandoff | null;
+}
+
+/** Positions of a range of frames (a piece of a location-tracking run). */
+export interface LocationTask extends TrackRangeTask {
+  kind: 'location';
+  tracker: TrackerSpec;
+}
+
+/** The run's reference: the per-pixel median of the picked frames, each decoded from a clean start. */
+export interface LocationReferenceTask {
+  kind: 'location-reference';
+  ffmpeg: string;
+  source: TrackRangeTask['source'];
+  picks: FramePick[];
+  threads?: number;
+}
+
+/** A run's figures from its positions; zones as polygons (rasterised in the thread). */
+export interface LocationSummaryTask {
+  kind: 'location-summary';
+  input: Omit<LocationSummaryInput, 'zones'> & { zones: { name: string; points: PolygonPoints }[] };
+}
+
 export type WorkerTask =
   | ({ kind: 'frames' } & FrameRangeTask)
   | DetectTask
   | ImportTask
-  | ({ kind: 'preview' } & PreviewTask);
+  | ({ kind: 'preview' } & PreviewTask)
+  | LocationTask
+  | LocationReferenceTask
+  | LocationSummaryTask;
 
 export interface TaskResults {
   frames: { values: Float64Array };
   detect: DetectResult;
   import: ImportResult;
   preview: PreviewResult;
+  location: { x: Float64Array; y: Float64Array; handoff: TrackerHandoff };
+  'location-reference': { reference: Float32Array };
+  'location-summary': LocationSummary;
 }
 
 /** Thread → server. */

@@ -51,6 +51,7 @@ describe('run status labels', () => {
       movement_detection: 'Movement detection',
       event_detection: 'Event detection',
       timeseries_import: 'Time series import',
+      location_tracking: 'Location tracking',
     });
   });
 });

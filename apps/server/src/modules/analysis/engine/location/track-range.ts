@@ -1,0 +1,181 @@
+/**
+ * Location tracking over a range of frames, and the decode of the reference's frames. Both read full-range gray
+ * frames of the whole picture from the media adapter (limited-range luma mapped as movement detection maps it),
+ * each decode from a clean start (ADR 006). Runs wherever it is called — the job system calls it inside a worker
+ * thread (analysis.worker.ts).
+ */
+import { type CleanStart, FILE_START } from '../../../../adapters/media/clean-start.js';
+import { readGrayFrames } from '../../../../adapters/media/gray-frames.js';
+import { type DecodeSource, FrameAssembler, needsRangeMapping } from '../decode.js';
+import { LIMITED_TO_FULL_RANGE } from '../intensity.js';
+import { bypassCursor } from '../plan.js';
+import type { FrameTracker, TrackerHandoff } from './tracker.js';
+
+export interface TrackRangeTask {
+  ffmpeg: string;
+  source: DecodeSource;
+  /** First frame whose position is wanted. */
+  startFrame: number;
+  /** One past the last frame wanted; null = to the end of the video. */
+  endFrame: number | null;
+  /** A clean start at or before startFrame; frames before startFrame are decoded and dropped. */
+  start?: CleanStart;
+  /** Frames in these [start, end) seconds get no position and are not shown to the tracker. */
+  bypass_ranges: [number, number][];
+  /** ffmpeg decoding threads (0 = ffmpeg's choice). */
+  threads?: number;
+}
+
+export interface TrackRangeHooks {
+  signal?: AbortSignal;
+  onProgress?: (framesDone: number) => void;
+  progressIntervalMs?: number;
+  onSpawn?: (pid: number) => void;
+}
+
+export interface TrackRangeResult {
+  /** x[i], y[i]: frame startFrame + i's position, NaN for none. */
+  x: Float64Array;
+  y: Float64Array;
+  /** What the next frame (the next piece) starts from. */
+  handoff: TrackerHandoff;
+}
+
+/** Makes the tracker that continues from `handoff` (null: the video's first frame). */
+export type TrackerFactory = (handoff: TrackerHandoff | null) => FrameTracker;
+
+/** The full-range frame assembler of a decode of the whole picture. */
+function assembler(source: DecodeSource, onFrame: (frame: Uint8Array, index: number) => void) {
+  return new FrameAssembler(
+    source.width * source.height,
+    onFrame,
+    needsRangeMapping(source) ? LIMITED_TO_FULL_RANGE : null,
+  );
+}
+
+function wholePicture(source: DecodeSource) {
+  return { x: 0, y: 0, width: source.width, height: source.height };
+}
+
+/**
+ * Positions of frames [startFrame, endFrame), the tracker continuing from `handoff` (the piece before's). A
+ * bypassed frame is a frame without a position, so the tracker forgets its previous position there (TrackerHandoff):
+ * it is made again from its state with `previous: null` at the first bypassed frame of a range — a window never
+ * continues from where the animal was before a bypass. A decode error ffmpeg reports fails the range
+ * (DecodeErrorReport).
+ */
+export async function trackFrameRange(
+  task: TrackRangeTask,
+  makeTracker: TrackerFactory,
+  handoff: TrackerHandoff | null,
+  hooks: TrackRangeHooks = {},
+): Promise<TrackRangeResult> {
+  let tracker = makeTracker(handoff);
+  const { source } = task;
+  const start = task.start ?? FILE_START;
+  if (start.frame > task.startFrame) {
+    throw new Error(`a decode start at frame ${start.frame} cannot give frame ${task.startFrame}`);
+  }
+  const frameLimit = task.endFrame === null ? null : task.endFrame - start.frame;
+  const bypassed = bypassCursor(task.bypass_ranges, source.fps);
+  let x = new Float64Array(Math.max(1, frameLimit ?? 1024));
+  let y = new Float64Array(x.length);
+  let produced = 0;
+  const onFrame = (frame: Uint8Array, decodedIndex: number) => {
+    const frameNumber = start.frame + decodedIndex;
+    if (frameNumber < task.startFrame) return;
+    if (produced === x.length) {
+      const grownX = new Float64Array(x.length * 2);
+      const grownY = new Float64Array(x.length * 2);
+      grownX.set(x);
+      grownY.set(y);
+      x = grownX;
+      y = grownY;
+    }
+    const skip = bypassed(frameNumber);
+    if (skip && tracker.handoff().previous !== null) tracker = makeTracker({ ...tracker.handoff(), previous: null });
+    const position = skip ? null : tracker.track(frame);
+    x[produced] = position ? position.x : Number.NaN;
+    y[produced] = position ? position.y : Number.NaN;
+    produced++;
+  };
+  const frames = assembler(source, onFrame);
+  let lastProgress = Date.now();
+  const interval = hooks.progressIntervalMs ?? 250;
+  await readGrayFrames(
+    task.ffmpeg,
+    source,
+    { start, frames: frameLimit, crop: wholePicture(source), threads: task.threads },
+    {
+      onData: (chunk) => {
+        frames.push(chunk);
+        const now = Date.now();
+        if (hooks.onProgress && now - lastProgress >= interval) {
+          lastProgress = now;
+          hooks.onProgress(produced);
+        }
+      },
+      signal: hooks.signal,
+      onSpawn: hooks.onSpawn,
+    },
+  );
+  hooks.onProgress?.(produced);
+  return { x: x.slice(0, produced), y: y.slice(0, produced), handoff: tracker.handoff() };
+}
+
+/** Frames to decode from one clean start: `frames` increasing, each at or after `start.frame`. */
+export interface FramePick {
+  start: CleanStart;
+  frames: number[];
+}
+
+/**
+ * Groups wanted frames by the clean start each decodes from (`starts[i]` for `frames[i]`, FILE_START when
+ * none): one decode per start, from it to its group's last frame. Frames must be increasing.
+ */
+export function framePicks(frames: readonly number[], starts: readonly (CleanStart | null | undefined)[]): FramePick[] {
+  const picks: FramePick[] = [];
+  frames.forEach((frame, i) => {
+    const start = starts[i] ?? FILE_START;
+    if (start.frame > frame) throw new Error(`a decode start at frame ${start.frame} cannot give frame ${frame}`);
+    const last = picks.at(-1);
+    // A later frame from the same start continues that decode instead of seeking again.
+    if (last && last.start.frame === start.frame && last.start.seekS === start.seekS) last.frames.push(frame);
+    else picks.push({ start, frames: [frame] });
+  });
+  return picks;
+}
+
+/**
+ * The full-range gray pictures of the picked frames (a repeated frame index answers the same picture again), in
+ * the order the picks list them. Each pick is one decode from its clean start.
+ */
+export async function decodeFramesAt(
+  ffmpeg: string,
+  source: DecodeSource,
+  picks: readonly FramePick[],
+  hooks: Pick<TrackRangeHooks, 'signal' | 'onSpawn' | 'onProgress'> & { threads?: number } = {},
+): Promise<Uint8Array[]> {
+  const out: Uint8Array[] = [];
+  for (const pick of picks) {
+    const wanted = pick.frames;
+    const last = wanted.at(-1)!;
+    let next = 0;
+    const frames = assembler(source, (frame, decodedIndex) => {
+      const frameNumber = pick.start.frame + decodedIndex;
+      while (next < wanted.length && wanted[next] === frameNumber) {
+        out.push(frame.slice());
+        next++;
+      }
+    });
+    await readGrayFrames(
+      ffmpeg,
+      source,
+      { start: pick.start, frames: last - pick.start.frame + 1, crop: wholePicture(source), threads: hooks.threads },
+      { onData: (chunk) => frames.push(chunk), signal: hooks.signal, onSpawn: hooks.onSpawn },
+    );
+    if (next < wanted.length) throw new Error(`the video ended before frame ${wanted[next]}`);
+    hooks.onProgress?.(out.length);
+  }
+  return out;
+}

@@ -1,0 +1,276 @@
+/**
+ * A location-tracking run in the job system (issue 22): chained pieces over frame ranges (`analyses.track`, the
+ * pieces module's `chained` hand-off), each in a worker thread, piece i + 1 starting from the tracker state piece
+ * i saved — so a split run equals a single pass. The reference picture is computed once per run, by the first
+ * piece that needs it, and stored beside the run; every piece reads that one. The piece that completes the set
+ * joins the positions in plan order, computes the summary in a worker thread and completes the run.
+ *
+ * Storage: the positions are one file, `track.f64` — x of every frame, then y (Float64, NaN = none) — kept in the
+ * run's `series_key` with `sample_count` frames, so the run's life (trash, restore, the video's removal, the raw
+ * `series/` download) treats it as any run's series; the summary and the exports read it back.
+ */
+import { and, eq, sql } from 'drizzle-orm';
+import { type CleanStart, DecodeErrorReport, FILE_START } from '../../adapters/media/clean-start.js';
+import type { MediaInput } from '../../adapters/media/input-policy.js';
+import type { AppContext } from '../../context.js';
+import { analyses, analysisSegments, videos } from '../../db/schema.js';
+import { definePieces, type Piece, type PieceWork } from '../../jobs/pieces.js';
+import { analysisKeys } from '../../lib/storage-keys.js';
+import { openMediaInput, track } from './analysis.media-input.js';
+import { PermanentRunFailure, readFloat64 } from './analysis.results.js';
+import {
+  type AnalysisRow,
+  decodeFailure,
+  humanReason,
+  loadRun,
+  markFailed,
+  markRunning,
+  type RunSource,
+} from './analysis.runs.js';
+import { cleanStartsFor } from './clean-starts.js';
+import { referenceFrameIndices } from './engine/location/reference.js';
+import type { LocationSummary } from './engine/location/summary.js';
+import { framePicks } from './engine/location/track-range.js';
+import type { TrackerHandoff } from './engine/location/tracker.js';
+import { runTask, TaskCancelledError } from './engine/worker-client.js';
+import type { LocationParameters } from './location.schemas.js';
+
+const pieceKey = (run: AnalysisRow, index: number) => analysisKeys(run).segment(index);
+
+/** Segments decode side by side elsewhere; more ffmpeg threads than cores only add switching. */
+const threadsFor = (context: AppContext) => (context.config.analysisWorkers > 1 ? 1 : 0);
+
+async function readBytes(context: AppContext, key: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await context.storage.read(key)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/**
+ * The run's reference: stored by the first piece that computed it, else computed now — the frames at
+ * `referenceFrameIndices`, each decoded from the latest proven clean start at or before it (the file's start when
+ * none is proven), their per-pixel median taken in a worker thread — and stored.
+ */
+export async function runReference(
+  context: AppContext,
+  run: AnalysisRow,
+  video: { videoUuid: string },
+  input: MediaInput,
+  signal?: AbortSignal,
+): Promise<Float32Array> {
+  const key = analysisKeys(run).reference;
+  if (await context.storage.stat(key)) {
+    const bytes = await readBytes(context, key);
+    const reference = new Float32Array(bytes.length / 4);
+    new Uint8Array(reference.buffer).set(bytes);
+    return reference;
+  }
+  const source = run.source as RunSource;
+  const parameters = run.parameters as LocationParameters;
+  const frames = referenceFrameIndices(source.frameCount, parameters.reference_frames);
+  const starts = await cleanStartsFor(context, video, input, source.fps, frames, signal);
+  const { reference } = await runTask(
+    {
+      kind: 'location-reference',
+      ffmpeg: context.media.binaries.ffmpeg,
+      source: { ...source, ...input },
+      picks: framePicks(frames, starts),
+      threads: threadsFor(context),
+    },
+    { signal },
+  ).catch((error: unknown) => {
+    if (error instanceof DecodeErrorReport) throw new PermanentRunFailure(decodeFailure(error));
+    throw error;
+  });
+  await context.storage.write(key, Buffer.from(reference.buffer, reference.byteOffset, reference.byteLength));
+  return reference;
+}
+
+function trackPiece(
+  context: AppContext,
+  run: AnalysisRow,
+  input: MediaInput,
+  work: PieceWork<TrackerHandoff>,
+  reference: Float32Array,
+  start: CleanStart,
+) {
+  const source = run.source as RunSource;
+  const parameters = run.parameters as LocationParameters;
+  return runTask(
+    {
+      kind: 'location',
+      ffmpeg: context.media.binaries.ffmpeg,
+      source: { ...source, ...input },
+      startFrame: work.piece.startFrame,
+      endFrame: work.isLast ? null : work.piece.endFrame,
+      start,
+      bypass_ranges: parameters.bypass_ranges,
+      threads: threadsFor(context),
+      tracker: {
+        parameters,
+        width: source.width,
+        height: source.height,
+        reference,
+        exclusions: parameters.exclusions.map((region) => region.points),
+        handoff: work.previous,
+      },
+    },
+    { signal: work.signal, onProgress: work.onFrames },
+  );
+}
+
+async function processLocationPiece(context: AppContext, run: AnalysisRow, work: PieceWork<TrackerHandoff>) {
+  const source = run.source as RunSource;
+  const { piece } = work;
+  const [video] = await context.db
+    .select({ originalKey: videos.originalKey, container: videos.container })
+    .from(videos)
+    .where(eq(videos.videoUuid, run.videoUuid));
+  if (!video?.originalKey) throw new PermanentRunFailure('The video has no original file any more.');
+  const start = source.segmentStarts?.[piece.index] ?? FILE_START;
+  if (start.frame > piece.startFrame) throw new Error(`piece ${piece.index} cannot start its decode at ${start.frame}`);
+  const local = await openMediaInput(context, { originalKey: video.originalKey, container: video.container });
+  let result: Awaited<ReturnType<typeof trackPiece>>;
+  try {
+    const reference = await runReference(context, run, { videoUuid: run.videoUuid }, local.input, work.signal);
+    try {
+      result = await trackPiece(context, run, local.input, work, reference, start);
+    } catch (error) {
+      // As a movement segment: a decode error from a proven start is retried from the file's start once.
+      if (!(error instanceof DecodeErrorReport)) throw error;
+      if (start.seekS === null) throw new PermanentRunFailure(decodeFailure(error, piece));
+      context.logger.warn(
+        { analysisUuid: run.analysisUuid, index: piece.index, lines: error.lines },
+        'decode error from a proven clean start; tracking the piece again from the file start',
+      );
+      try {
+        result = await trackPiece(context, run, local.input, work, reference, FILE_START);
+      } catch (again) {
+        if (again instanceof DecodeErrorReport) throw new PermanentRunFailure(decodeFailure(again, piece));
+        throw again;
+      }
+    }
+  } finally {
+    await local.release();
+  }
+  const { x, y, handoff } = result;
+  await context.storage.write(pieceKey(run, piece.index), Buffer.concat([bytesOf(x), bytesOf(y)]));
+  return { frames: x.length, handoff };
+}
+
+const bytesOf = (values: Float64Array) => Buffer.from(values.buffer, values.byteOffset, values.byteLength);
+
+/** A run's stored positions: x and y of every frame (NaN = none). */
+export async function readTrack(context: AppContext, key: string): Promise<{ x: Float64Array; y: Float64Array }> {
+  const both = await readFloat64(context, key);
+  const frames = both.length / 2;
+  return { x: both.slice(0, frames), y: both.slice(frames) };
+}
+
+/** Joins the pieces' positions in plan order, computes the summary and completes the run. */
+async function finishLocationRun(context: AppContext, planned: AnalysisRow, pieces: Piece<TrackerHandoff>[]) {
+  const run = await loadRun(context, planned.analysisUuid);
+  if (run?.status !== 'running') return;
+  const source = run.source as RunSource;
+  const parameters = run.parameters as LocationParameters;
+  const total = pieces.reduce((sum, piece) => sum + (piece.frameCount ?? 0), 0);
+  const x = new Float64Array(total);
+  const y = new Float64Array(total);
+  let offset = 0;
+  for (const piece of pieces) {
+    const part = await readTrack(context, pieceKey(run, piece.index));
+    x.set(part.x, offset);
+    y.set(part.y, offset);
+    offset += part.x.length;
+  }
+  const keys = analysisKeys(run);
+  await context.storage.write(keys.track, Buffer.concat([bytesOf(x), bytesOf(y)]));
+  const location = await runTask({
+    kind: 'location-summary',
+    input: {
+      x,
+      y,
+      fps: source.fps,
+      width: source.width,
+      height: source.height,
+      zones: parameters.zones,
+      scale: parameters.scale,
+      binS: parameters.bin_s,
+      bypassRanges: parameters.bypass_ranges,
+    },
+  });
+  await completeLocationRun(context, run, location, keys.track);
+  await context.storage.deletePrefix(keys.segmentsPrefix);
+}
+
+/** Stores the summary and the positions' key and marks the run succeeded — unless it was revoked meanwhile. */
+async function completeLocationRun(context: AppContext, run: AnalysisRow, location: LocationSummary, trackKey: string) {
+  const now = new Date();
+  const startedAt = run.startedAt ?? run.createdAt;
+  const elapsedS = Math.max(0.001, (now.getTime() - startedAt.getTime()) / 1000);
+  const fps = (run.source as RunSource).fps;
+  const summary = {
+    samples: location.frames,
+    valid_samples: location.frames_tracked,
+    duration_s: location.frames / fps,
+    events: 0,
+    event_rate_per_min: null,
+    threshold: null,
+    noise_top: null,
+    freezing: null,
+    frames_per_second: location.frames / elapsedS,
+    location,
+  };
+  await context.db
+    .update(analyses)
+    .set({
+      status: 'succeeded',
+      progress: 1,
+      error: null,
+      finishedAt: now,
+      summary,
+      seriesKey: trackKey,
+      timesKey: null,
+      seriesCsvKey: null,
+      sampleCount: location.frames,
+    })
+    .where(and(eq(analyses.analysisUuid, run.analysisUuid), eq(analyses.status, 'running')));
+}
+
+/**
+ * A location-tracking run's pieces: one after the other on any worker, each decoding from a proven clean start at
+ * or before its first frame and tracking from the state the piece before handed over.
+ */
+export const locationPieces = definePieces<'analysisUuid', AnalysisRow, TrackerHandoff>({
+  name: 'analyses.track',
+  key: 'analysisUuid',
+  pieces: { table: analysisSegments, owner: analysisSegments.analysisUuid },
+  owner: { table: analyses, key: analyses.analysisUuid, progress: analyses.progress, active: sql`status = 'running'` },
+  handOff: { mode: 'chained' },
+  openEnded: true,
+  workDir: 'analysis',
+  progressEveryMs: 500,
+  job: {
+    heartbeatSeconds: 10,
+    retryLimit: 2,
+    retryDelaySeconds: 10,
+    expireInSeconds: 6 * 60 * 60,
+    concurrency: (context) => context.config.analysisWorkers,
+  },
+  async load(context, analysisUuid) {
+    const run = await loadRun(context, analysisUuid);
+    return run && (run.status === 'queued' || run.status === 'running') ? run : undefined;
+  },
+  begin: (context, run) => markRunning(context, run.analysisUuid),
+  work: processLocationPiece,
+  join: (context, run, pieces) => finishLocationRun(context, run, pieces),
+  isInterruption: (error) => error instanceof TaskCancelledError,
+  isPermanent: (error) => error instanceof PermanentRunFailure,
+  reason: humanReason,
+  countMismatch: (run, piece, frames) =>
+    `The video ended at frame ${piece.startFrame + frames}, before the ${(run.source as RunSource).frameCount} frames its header announces.`,
+  fail: markFailed,
+  track,
+});
+
+export const analysisTrackJob = locationPieces.job;

@@ -1,0 +1,167 @@
+/**
+ * Location tracking runs (issue 22): their parameters (the tracker, its settings, zones, exclusions, scale,
+ * bypass ranges, bins) and the summary they store. Checks that need the picture (points inside it, the window no
+ * larger than it) are made by `parseLocationParameters` in location.service.ts.
+ */
+import { z } from 'zod';
+import { timeRangesSchema } from '../../lib/time-ranges.js';
+import { DEFAULT_LOCATION_ALGORITHM, LOCATION_ALGORITHMS } from './engine/location/algorithms.js';
+import { EZTRACK_DEFAULTS } from './engine/location/tracker.js';
+
+const number = (field: string) => z.number({ error: `${field} must be a number.` });
+const whole = (field: string) => z.int({ error: `${field} must be a whole number.` });
+const flag = (field: string) => z.boolean({ error: `${field} must be true or false.` });
+const between = (schema: z.ZodNumber, min: number, max: number) =>
+  schema.min(min, `Must be between ${min} and ${max}.`).max(max, `Must be between ${min} and ${max}.`);
+
+export const MAX_ZONES = 50;
+export const MAX_EXCLUSIONS = 50;
+export const MAX_POLYGON_POINTS = 1000;
+export const MAX_ZONE_NAME = 64;
+export const MAX_REFERENCE_FRAMES = 500;
+/**
+ * The reference's frames are held in memory while their median is taken: reference_frames × width × height bytes
+ * at most (256 MiB: 50 frames of a 4K picture, 500 of 720×576).
+ */
+export const MAX_REFERENCE_BYTES = 256 * 1024 * 1024;
+
+export const SCALE_UNITS = ['mm', 'cm', 'm', 'in'] as const;
+export type ScaleUnit = (typeof SCALE_UNITS)[number];
+
+/** The series export's own columns (location.export.ts): a zone may not take one of these names. */
+export const FIXED_SERIES_COLUMNS = [
+  'frame',
+  'time_s',
+  'x',
+  'y',
+  'distance_px',
+  ...SCALE_UNITS.map((u) => `distance_${u}`),
+];
+
+const point = z.tuple([number('x'), number('y')], { error: 'Each point is [x, y] in pixels.' });
+const points = z
+  .array(point, { error: 'Give the polygon as a list of [x, y] points.' })
+  .min(3, 'A polygon needs at least 3 points.')
+  .max(MAX_POLYGON_POINTS, `A polygon has at most ${MAX_POLYGON_POINTS} points.`);
+
+const zoneSchema = z.strictObject({
+  name: z
+    .string({ error: 'Give the zone a name.' })
+    .trim()
+    .min(1, 'Give the zone a name.')
+    .max(MAX_ZONE_NAME, `A zone name has at most ${MAX_ZONE_NAME} characters.`),
+  points,
+});
+
+const scaleSchema = z.strictObject({
+  px_distance: number('px_distance').positive('Must be more than 0.'),
+  true_distance: number('true_distance').positive('Must be more than 0.'),
+  unit: z.enum(SCALE_UNITS, { error: `unit must be one of: ${SCALE_UNITS.join(', ')}.` }),
+});
+
+/** ezTrack's settings (its Individual notebook's names and defaults, engine/location/tracker.ts). */
+const eztrackFields = {
+  loc_thresh: between(number('loc_thresh'), 0, 100).default(EZTRACK_DEFAULTS.loc_thresh),
+  use_window: flag('use_window').default(EZTRACK_DEFAULTS.use_window),
+  /** At most the picture's larger side (checked against the video). */
+  window_size: whole('window_size').min(1, 'Must be at least 1.').default(EZTRACK_DEFAULTS.window_size),
+  window_weight: between(number('window_weight'), 0, 1).default(EZTRACK_DEFAULTS.window_weight),
+  method: z
+    .enum(['abs', 'light', 'dark'], { error: 'method must be one of: abs, light, dark.' })
+    .default(EZTRACK_DEFAULTS.method),
+  rmv_wire: flag('rmv_wire').default(EZTRACK_DEFAULTS.rmv_wire),
+  /** Side of the opening's square kernel; any size ezTrack's grey opening takes, at most the picture's smaller side. */
+  wire_krn: whole('wire_krn').min(1, 'Must be at least 1.').default(EZTRACK_DEFAULTS.wire_krn),
+  reference_frames: between(whole('reference_frames'), 1, MAX_REFERENCE_FRAMES).default(
+    EZTRACK_DEFAULTS.reference_frames,
+  ),
+};
+
+export const locationParameters = z
+  .strictObject({
+    algorithm: z
+      .enum(LOCATION_ALGORITHMS, { error: `algorithm must be one of: ${LOCATION_ALGORITHMS.join(', ')}.` })
+      .default(DEFAULT_LOCATION_ALGORITHM),
+    ...eztrackFields,
+    zones: z.array(zoneSchema).max(MAX_ZONES, `At most ${MAX_ZONES} zones.`).default([]),
+    exclusions: z
+      .array(z.strictObject({ points }))
+      .max(MAX_EXCLUSIONS, `At most ${MAX_EXCLUSIONS} exclusion regions.`)
+      .default([]),
+    scale: scaleSchema.nullable().default(null),
+    bypass_ranges: timeRangesSchema.default([]),
+    bin_s: number('bin_s')
+      .positive('Must be more than 0.')
+      .max(86400, 'Must be at most 86400.')
+      .nullable()
+      .default(null),
+  })
+  .superRefine((parameters, ctx) => {
+    const seen = new Map<string, number>();
+    parameters.zones.forEach((zone, index) => {
+      const key = zone.name.toLowerCase();
+      const first = seen.get(key);
+      if (first !== undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['zones', index, 'name'],
+          message: `The name "${zone.name}" is already zone ${first + 1}'s; zone names are unique (ignoring case).`,
+        });
+      } else seen.set(key, index);
+      if (FIXED_SERIES_COLUMNS.includes(key)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['zones', index, 'name'],
+          message: `"${zone.name}" names a column of the series export; choose another name.`,
+        });
+      }
+    });
+  });
+
+export type LocationParameters = z.output<typeof locationParameters>;
+export type LocationZone = LocationParameters['zones'][number];
+
+const zoneFigures = {
+  name: z.string(),
+  time_s: z.number().meta({ description: 'Seconds of tracked frames inside the zone (frames × 1/fps)' }),
+  percent: z.number().nullable().meta({ description: '% of the tracked frames inside the zone; null without any' }),
+  entries: z.int().meta({
+    description:
+      'Out→in transitions between consecutive tracked frames, plus one when the first tracked frame is inside',
+  }),
+  latency_s: z.number().nullable().meta({
+    description:
+      'Seconds from the first analysed (not bypassed) frame — in a bin, from its first analysed frame — to the first tracked frame inside; 0 when that first frame is inside, null if never',
+  }),
+  distance_px: z.number().meta({ description: 'Steps whose both ends are inside the zone, in pixels' }),
+};
+
+export const locationSummarySchema = z
+  .object({
+    frames: z.int().meta({ description: 'Frames of the video the run went through' }),
+    frames_tracked: z.int().meta({ description: 'Frames with a position' }),
+    tracked_s: z.number().meta({ description: 'frames_tracked / fps' }),
+    distance_px: z.number().meta({
+      description: 'Sum of Euclidean steps between consecutive frames that both have a position',
+    }),
+    distance: z.number().nullable().meta({ description: 'distance_px in the scale unit; null without a scale' }),
+    unit: z.enum(SCALE_UNITS).nullable(),
+    mean_speed: z.number().nullable().meta({
+      description:
+        'distance / tracked_s in unit per second (pixels per second without a scale); null when nothing was tracked',
+    }),
+    zones: z.array(z.object(zoneFigures)),
+    bins: z.array(
+      z.object({
+        start_s: z.number(),
+        end_s: z.number(),
+        frames_tracked: z.int(),
+        distance_px: z.number(),
+        distance: z.number().nullable(),
+        zones: z.array(z.object(zoneFigures)),
+      }),
+    ),
+  })
+  .meta({
+    description: 'A location-tracking run: distance, speed and the zones (definitions: engine/location/summary.ts)',
+  });
