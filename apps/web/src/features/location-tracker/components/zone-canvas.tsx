@@ -94,7 +94,8 @@ export function ZoneCanvas({
   const onPointerDown = (event: PointerEvent<SVGSVGElement>) => {
     if (event.button !== 0) return;
     event.preventDefault();
-    svgRef.current?.focus();
+    // For Enter, Escape and Delete; not scrolled to, which would move the picture under the pointer.
+    svgRef.current?.focus({ preventScroll: true });
     const { point, perPixel } = measure(event);
     const vertex = clampToPicture(point, picture);
     if (tool === 'polygon') {

@@ -98,6 +98,11 @@ describe('zone editor', () => {
     click(200, 200);
     fireEvent.keyDown(canvas(), { key: 'Escape' });
     expect(screen.queryByTestId('draft')).toBeNull();
+    // Another tool drops a half-drawn polygon.
+    click(200, 200);
+    expect(screen.getByTestId('draft')).toBeTruthy();
+    await tool('Rectangle');
+    expect(screen.queryByTestId('draft')).toBeNull();
   });
 
   it('makes rectangles and 32-point ellipses by dragging, as zones or exclusion regions', async () => {

@@ -112,6 +112,8 @@ export function ZoneEditor({
       </p>
       {renderPlayer(
         <ZoneCanvas
+          // Another tool starts afresh: a half-drawn polygon or scale line is dropped.
+          key={tool}
           picture={picture}
           layout={layout}
           tool={tool}
