@@ -90,7 +90,7 @@ export function ParameterControls({
         </NativeSelect>
       </Field>
       {numberInput(BIN_FIELD)}
-      <details className="group grid grid-cols-1 gap-4 rounded-md border p-3" open={hasEztrackError(errors)}>
+      <details className="group rounded-md border p-3" open={hasEztrackError(errors)}>
         <summary className="flex cursor-pointer list-none items-center gap-1 font-medium text-sm [&::-webkit-details-marker]:hidden">
           <ChevronRight className="size-4 transition-transform group-open:rotate-90" aria-hidden="true" />
           ezTrack settings
