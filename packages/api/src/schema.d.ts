@@ -5713,6 +5713,8 @@ export interface paths {
                                         /** @description Steps whose both ends are inside the zone, in pixels */
                                         distance_px: number;
                                     }[];
+                                    /** @description What the run found about its reference (e.g. the animal sat still in most of its frames) */
+                                    notes: string[];
                                     bins: {
                                         start_s: number;
                                         end_s: number;
@@ -6052,6 +6054,8 @@ export interface paths {
                                         /** @description Steps whose both ends are inside the zone, in pixels */
                                         distance_px: number;
                                     }[];
+                                    /** @description What the run found about its reference (e.g. the animal sat still in most of its frames) */
+                                    notes: string[];
                                     bins: {
                                         start_s: number;
                                         end_s: number;
@@ -6703,6 +6707,8 @@ export interface paths {
                                         /** @description Steps whose both ends are inside the zone, in pixels */
                                         distance_px: number;
                                     }[];
+                                    /** @description What the run found about its reference (e.g. the animal sat still in most of its frames) */
+                                    notes: string[];
                                     bins: {
                                         start_s: number;
                                         end_s: number;
@@ -6997,6 +7003,8 @@ export interface paths {
                                         /** @description Steps whose both ends are inside the zone, in pixels */
                                         distance_px: number;
                                     }[];
+                                    /** @description What the run found about its reference (e.g. the animal sat still in most of its frames) */
+                                    notes: string[];
                                     bins: {
                                         start_s: number;
                                         end_s: number;
@@ -7316,7 +7324,7 @@ export interface paths {
         };
         /**
          * A run's series as raw little-endian Float64 (for charts): `?part=values` (NaN = no value) or `times`
-         * @description values[i] is sample i; its time is times[i] when the run has times (an imported time,value series; header x-has-times: 1), else i / fps. Headers: x-sample-count, x-fps, x-has-times.
+         * @description values[i] is sample i; its time is times[i] when the run has times (an imported time,value series; header x-has-times: 1), else i / fps. A location-tracking run answers 2 × x-sample-count values: x of every frame, then y (NaN = no position). Headers: x-sample-count, x-fps, x-has-times.
          */
         get: {
             parameters: {
@@ -7618,6 +7626,8 @@ export interface paths {
                                             /** @description Steps whose both ends are inside the zone, in pixels */
                                             distance_px: number;
                                         }[];
+                                        /** @description What the run found about its reference (e.g. the animal sat still in most of its frames) */
+                                        notes: string[];
                                         bins: {
                                             start_s: number;
                                             end_s: number;

@@ -100,6 +100,8 @@ export function analysisKeys(run: { projectUuid: string; videoUuid: string; anal
     track: `${prefix}track.f64`,
     /** A location-tracking run's reference picture (Float32 per pixel), computed once for all its pieces. */
     reference: `${prefix}reference.f32`,
+    /** What the reference's check found (JSON notes for the run's summary), beside it. */
+    referenceNotes: `${prefix}reference.json`,
     segmentsPrefix: `${prefix}segments/`,
     segment: (index: number) => `${prefix}segments/${index}.f64`,
   };

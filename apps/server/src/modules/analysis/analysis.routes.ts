@@ -270,7 +270,7 @@ export default async function analysisRoutes(app: FastifyInstance) {
         tags,
         summary: "A run's series as raw little-endian Float64 (for charts): `?part=values` (NaN = no value) or `times`",
         description:
-          'values[i] is sample i; its time is times[i] when the run has times (an imported time,value series; header x-has-times: 1), else i / fps. Headers: x-sample-count, x-fps, x-has-times.',
+          'values[i] is sample i; its time is times[i] when the run has times (an imported time,value series; header x-has-times: 1), else i / fps. A location-tracking run answers 2 × x-sample-count values: x of every frame, then y (NaN = no position). Headers: x-sample-count, x-fps, x-has-times.',
         params: analysisParams,
         querystring: seriesQuery,
         response: { 200: fileResponse, ...projectErrorResponses },

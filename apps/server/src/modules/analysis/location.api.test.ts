@@ -17,6 +17,7 @@ import {
 import { LOCATION_FIXTURE, locationVideo } from '../../../test/fixtures/location-videos.js';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
 import { analysisSegments } from '../../db/schema.js';
+import { BODY_DEFAULTS } from './engine/location/body-parameters.js';
 import { polygonsMask } from './engine/location/polygon-mask.js';
 
 const F = LOCATION_FIXTURE;
@@ -45,6 +46,7 @@ type LocationFigures = {
   unit: string | null;
   mean_speed: number | null;
   zones: ZoneFigures[];
+  notes: string[];
   bins: { start_s: number; end_s: number; distance_px: number; zones: ZoneFigures[] }[];
 };
 
@@ -120,7 +122,11 @@ describe('location tracking API', () => {
     const before = await runCount();
     const cases: [Record<string, unknown>, string, RegExp][] = [
       [{ colour: 'red' }, 'parameters', /Unknown parameter: colour/],
-      [{ algorithm: 'magic' }, 'parameters.algorithm', /must be one of: eztrack/],
+      [{ algorithm: 'magic' }, 'parameters.algorithm', /must be one of: body_core, eztrack/],
+      [{ noise_k: 1 }, 'parameters.noise_k', /between 2 and 50/],
+      [{ min_area: 10.5 }, 'parameters.min_area', /whole number/],
+      [{ polarity: 'grey' }, 'parameters.polarity', /auto, dark, light/],
+      [{ reference_frames: 2 }, 'parameters.reference_frames', /body_core needs at least 3/],
       [{ loc_thresh: 101 }, 'parameters.loc_thresh', /between 0 and 100/],
       [{ loc_thresh: 'high' }, 'parameters.loc_thresh', /must be a number/],
       [{ window_weight: 1.5 }, 'parameters.window_weight', /between 0 and 1/],
@@ -257,6 +263,23 @@ describe('location tracking API', () => {
       const truth = F.centre(n);
       expect(Math.abs(Number(row[2]) - (truth.x - 0.5)), `frame ${n} x`).toBeLessThanOrEqual(1.5);
       expect(Math.abs(Number(row[3]) - (truth.y - 0.5)), `frame ${n} y`).toBeLessThanOrEqual(1.5);
+    });
+  }, 180_000);
+
+  it('tracks with body_core by default: every setting kept, positions on the box, no note on the reference', async () => {
+    const created = await post(owner, analysisUrl, { kind: 'location_tracking', parameters: { zones: ZONES } });
+    expect(created.statusCode).toBe(201);
+    expect(created.json().parameters).toMatchObject({ algorithm: 'body_core', ...BODY_DEFAULTS });
+    const body = await waitForRun(created.json().analysis_uuid);
+    expect(body.error).toBeNull();
+    expect(body.status).toBe('succeeded');
+    expect(body.summary!.location.notes).toEqual([]);
+    const { rows } = await exportCsv(body.analysis_uuid);
+    rows.forEach((row, n) => {
+      // The body's centre is the box's centre (continuous coordinates: pixel c covers [c, c + 1)).
+      const truth = F.centre(n);
+      expect(Math.abs(Number(row[2]) - truth.x), `frame ${n} x`).toBeLessThanOrEqual(1.5);
+      expect(Math.abs(Number(row[3]) - truth.y), `frame ${n} y`).toBeLessThanOrEqual(1.5);
     });
   }, 180_000);
 

@@ -69,19 +69,22 @@ export async function runReference(
   const parameters = run.parameters as LocationParameters;
   const frames = referenceFrameIndices(source.frameCount, parameters.reference_frames);
   const starts = await cleanStartsFor(context, video, input, source.fps, frames, signal);
-  const { reference } = await runTask(
+  const { reference, notes } = await runTask(
     {
       kind: 'location-reference',
       ffmpeg: context.media.binaries.ffmpeg,
       source: { ...source, ...input },
       picks: framePicks(frames, starts),
       threads: threadsFor(context),
+      tracker: { parameters, exclusions: parameters.exclusions.map((region) => region.points) },
     },
     { signal },
   ).catch((error: unknown) => {
     if (error instanceof DecodeErrorReport) throw new PermanentRunFailure(decodeFailure(error));
     throw error;
   });
+  // The notes first: a reference stored without them would be read as one that needed none.
+  await context.storage.write(analysisKeys(run).referenceNotes, Buffer.from(JSON.stringify(notes)));
   await context.storage.write(key, Buffer.from(reference.buffer, reference.byteOffset, reference.byteLength));
   return reference;
 }
@@ -199,12 +202,18 @@ async function finishLocationRun(context: AppContext, planned: AnalysisRow, piec
       bypassRanges: parameters.bypass_ranges,
     },
   });
-  await completeLocationRun(context, run, location, keys.track);
+  const notes = JSON.parse((await readBytes(context, keys.referenceNotes)).toString('utf8')) as string[];
+  await completeLocationRun(context, run, { ...location, notes }, keys.track);
   await context.storage.deletePrefix(keys.segmentsPrefix);
 }
 
 /** Stores the summary and the positions' key and marks the run succeeded — unless it was revoked meanwhile. */
-async function completeLocationRun(context: AppContext, run: AnalysisRow, location: LocationSummary, trackKey: string) {
+async function completeLocationRun(
+  context: AppContext,
+  run: AnalysisRow,
+  location: LocationSummary & { notes: string[] },
+  trackKey: string,
+) {
   const now = new Date();
   const startedAt = run.startedAt ?? run.createdAt;
   const elapsedS = Math.max(0.001, (now.getTime() - startedAt.getTime()) / 1000);

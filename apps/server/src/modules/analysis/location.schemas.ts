@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { timeRangesSchema } from '../../lib/time-ranges.js';
 import { DEFAULT_LOCATION_ALGORITHM, LOCATION_ALGORITHMS } from './engine/location/algorithms.js';
+import { BODY_ALGORITHM, BODY_DEFAULTS, BODY_POLARITIES, BODY_RANGES } from './engine/location/body-parameters.js';
 import { EZTRACK_DEFAULTS } from './engine/location/tracker.js';
 
 const number = (field: string) => z.number({ error: `${field} must be a number.` });
@@ -77,12 +78,28 @@ const eztrackFields = {
   ),
 };
 
+/** body_core's own settings (engine/location/body-parameters.ts: ranges and defaults); reference_frames is shared. */
+const bodyFields = Object.fromEntries(
+  Object.entries(BODY_RANGES)
+    .filter(([name]) => name !== 'reference_frames')
+    .map(([name, range]) => [
+      name,
+      between(range.integer ? whole(name) : number(name), range.min, range.max).default(
+        BODY_DEFAULTS[name as keyof typeof BODY_RANGES],
+      ),
+    ]),
+) as { [K in Exclude<keyof typeof BODY_RANGES, 'reference_frames'>]: z.ZodDefault<z.ZodNumber> };
+
 export const locationParameters = z
   .strictObject({
     algorithm: z
       .enum(LOCATION_ALGORITHMS, { error: `algorithm must be one of: ${LOCATION_ALGORITHMS.join(', ')}.` })
       .default(DEFAULT_LOCATION_ALGORITHM),
     ...eztrackFields,
+    polarity: z
+      .enum(BODY_POLARITIES, { error: `polarity must be one of: ${BODY_POLARITIES.join(', ')}.` })
+      .default(BODY_DEFAULTS.polarity),
+    ...bodyFields,
     zones: z.array(zoneSchema).max(MAX_ZONES, `At most ${MAX_ZONES} zones.`).default([]),
     exclusions: z
       .array(z.strictObject({ points }))
@@ -97,6 +114,14 @@ export const locationParameters = z
       .default(null),
   })
   .superRefine((parameters, ctx) => {
+    const shared = BODY_RANGES.reference_frames;
+    if (parameters.algorithm === BODY_ALGORITHM && parameters.reference_frames < shared.min) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['reference_frames'],
+        message: `${BODY_ALGORITHM} needs at least ${shared.min} reference frames.`,
+      });
+    }
     const seen = new Map<string, number>();
     parameters.zones.forEach((zone, index) => {
       const key = zone.name.toLowerCase();
@@ -151,6 +176,9 @@ export const locationSummarySchema = z
         'distance / tracked_s in unit per second (pixels per second without a scale); null when nothing was tracked',
     }),
     zones: z.array(z.object(zoneFigures)),
+    notes: z.array(z.string()).meta({
+      description: 'What the run found about its reference (e.g. the animal sat still in most of its frames)',
+    }),
     bins: z.array(
       z.object({
         start_s: z.number(),

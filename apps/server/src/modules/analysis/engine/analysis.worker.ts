@@ -15,7 +15,7 @@ import { medianReference } from './location/reference.js';
 import { locationSummary } from './location/summary.js';
 import { decodeFramesAt, trackFrameRange } from './location/track-range.js';
 import type { TrackerHandoff } from './location/tracker.js';
-import { createTracker } from './location/trackers.js';
+import { checkedReference, createTracker } from './location/trackers.js';
 import { analyseFrameRange } from './movement.js';
 import { runPreview } from './preview.js';
 import { writeSeriesCsv } from './series-csv.js';
@@ -85,8 +85,8 @@ async function run(task: WorkerTask): Promise<{ result: unknown; transfer: Array
         onSpawn: (pid) => send({ type: 'spawned', pid }),
         threads: task.threads,
       });
-      const reference = medianReference(frames, width, height);
-      return { result: { reference }, transfer: [reference.buffer as ArrayBuffer] };
+      const { reference, notes } = checkedReference(frames, medianReference(frames, width, height), task);
+      return { result: { reference, notes }, transfer: [reference.buffer as ArrayBuffer] };
     }
     case 'location-summary': {
       const { zones, ...rest } = task.input;

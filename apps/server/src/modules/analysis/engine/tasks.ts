@@ -69,6 +69,8 @@ export interface LocationReferenceTask {
   source: TrackRangeTask['source'];
   picks: FramePick[];
   threads?: number;
+  /** The run's tracker settings and exclusions: body_core checks whether the reference holds the animal. */
+  tracker: Pick<TrackerSpec, 'parameters' | 'exclusions'>;
 }
 
 /** A run's figures from its positions; zones as polygons (rasterised in the thread). */
@@ -92,7 +94,8 @@ export interface TaskResults {
   import: ImportResult;
   preview: PreviewResult;
   location: { x: Float64Array; y: Float64Array; handoff: TrackerHandoff };
-  'location-reference': { reference: Float32Array };
+  /** `notes`: what the run's summary says about the reference (it held the animal, and was repaired or not). */
+  'location-reference': { reference: Float32Array; notes: string[] };
   'location-summary': LocationSummary;
 }
 
