@@ -93,6 +93,8 @@ test('draw two zones and a scale, run, read the zone table and download the seri
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   const body = (await created).postDataJSON() as { kind: string; parameters: Record<string, unknown> };
   expect(body.kind).toBe('location_tracking');
+  // The default tracker: the body's centre.
+  expect(body.parameters.algorithm).toBe('body_core');
   // What was drawn, in video pixels (a screen pixel is less than one video pixel here: within 1 px).
   const zones = body.parameters.zones as { name: string; points: [number, number][] }[];
   const near = (points: [number, number][], expected: [number, number][]) =>

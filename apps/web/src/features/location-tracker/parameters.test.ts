@@ -8,11 +8,17 @@ import {
 } from './parameters';
 
 describe('location settings', () => {
-  it('default to ezTrack’s Individual notebook, with no bins', () => {
+  it('default to the body tracker, with ezTrack’s Individual notebook’s values for ezTrack, and no bins', () => {
     expect(parseParameterValues(defaultParameterValues())).toEqual({
       ok: true,
       parameters: {
-        algorithm: 'eztrack',
+        algorithm: 'body_core',
+        polarity: 'auto',
+        noise_k: 6,
+        min_contrast: 12,
+        core_fraction: 0.4,
+        min_area: 150,
+        reach: 1.5,
         method: 'dark',
         use_window: true,
         rmv_wire: true,
@@ -38,8 +44,9 @@ describe('location settings', () => {
 
   it('come back from a run’s parameters, odd values falling back to the default', () => {
     const values = parameterValuesFromRun({
-      algorithm: 'nope',
+      algorithm: 'eztrack',
       method: 'abs',
+      polarity: 'light',
       use_window: false,
       rmv_wire: 'yes',
       loc_thresh: 97,
@@ -47,7 +54,9 @@ describe('location settings', () => {
       window_size: '12',
     });
     expect(values.algorithm).toBe('eztrack');
+    expect(parameterValuesFromRun({ algorithm: 'nope' }).algorithm).toBe('body_core');
     expect(values.method).toBe('abs');
+    expect(values.polarity).toBe('light');
     expect(values.use_window).toBe(false);
     expect(values.rmv_wire).toBe(true);
     expect(values.numbers).toMatchObject({ loc_thresh: '97', bin_s: '60', window_size: '100' });

@@ -10,6 +10,11 @@ export type { FieldErrors };
 /** The trackers the server knows, the default first. */
 export const ALGORITHMS = [
   {
+    value: 'body_core',
+    label: 'Body centre (default)',
+    help: 'Finds the animal’s body and follows its centre, not the darkest change: the tail, a tether or a hand do not pull the point away. No tuning needed.',
+  },
+  {
     value: 'eztrack',
     label: 'ezTrack',
     help: 'ezTrack’s Location Tracking, reproduced exactly: the centre of mass of what differs from the empty arena, so its numbers equal those of a published ezTrack pipeline.',
@@ -17,8 +22,20 @@ export const ALGORITHMS = [
 ] as const;
 export type Algorithm = (typeof ALGORITHMS)[number]['value'];
 
-export type NumberName = 'loc_thresh' | 'window_size' | 'window_weight' | 'wire_krn' | 'reference_frames' | 'bin_s';
+export type NumberName =
+  | 'loc_thresh'
+  | 'window_size'
+  | 'window_weight'
+  | 'wire_krn'
+  | 'reference_frames'
+  | 'noise_k'
+  | 'min_contrast'
+  | 'core_fraction'
+  | 'min_area'
+  | 'reach'
+  | 'bin_s';
 export type Method = 'dark' | 'light' | 'abs';
+export type Polarity = 'auto' | 'dark' | 'light';
 
 export interface NumberField {
   name: NumberName;
@@ -67,15 +84,72 @@ export const EZTRACK_FIELDS: readonly NumberField[] = [
     step: 1,
     defaultValue: 5,
   },
+];
+
+/** Shared by both trackers: the reference is the per-pixel median of these frames. */
+export const REFERENCE_FIELD: NumberField = {
+  name: 'reference_frames',
+  label: 'Reference frames',
+  help: 'Frames, spread evenly over the video, whose per-pixel median is the empty arena (1–500, at least 3 for the body tracker; default 50).',
+  min: 1,
+  max: 500,
+  step: 1,
+  defaultValue: 50,
+};
+
+/** The body tracker's settings (server: engine/location/body-parameters.ts), each with its range and default. */
+export const BODY_FIELDS: readonly NumberField[] = [
   {
-    name: 'reference_frames',
-    label: 'Reference frames',
-    help: 'Frames, spread evenly over the video, whose per-pixel median is the empty arena (1–500, default 50).',
-    min: 1,
-    max: 500,
-    step: 1,
-    defaultValue: 50,
+    name: 'noise_k',
+    label: 'Noise multiple',
+    help: 'A block of pixels has changed when it differs from the arena by more than this many noise deviations (2–50, default 6).',
+    min: 2,
+    max: 50,
+    step: 'any',
+    defaultValue: 6,
   },
+  {
+    name: 'min_contrast',
+    label: 'Minimum contrast',
+    help: '…and by at least this many grey levels, for almost noiseless videos (1–128, default 12).',
+    min: 1,
+    max: 128,
+    step: 'any',
+    defaultValue: 12,
+  },
+  {
+    name: 'core_fraction',
+    label: 'Core fraction',
+    help: 'The body’s core: its pixels at least this fraction of the largest distance from its edge; thin parts (tail, tether) fall outside (0.1–0.9, default 0.4).',
+    min: 0.1,
+    max: 0.9,
+    step: 'any',
+    defaultValue: 0.4,
+  },
+  {
+    name: 'min_area',
+    label: 'Minimum area (px)',
+    help: 'The smallest changed region that can be the animal, in pixels (4–1000000, default 150).',
+    min: 4,
+    max: 1_000_000,
+    step: 1,
+    defaultValue: 150,
+  },
+  {
+    name: 'reach',
+    label: 'Reach (body lengths)',
+    help: 'How far from its previous position, in body lengths, a region still counts as the same animal (0.25–10, default 1.5).',
+    min: 0.25,
+    max: 10,
+    step: 'any',
+    defaultValue: 1.5,
+  },
+];
+
+export const POLARITIES: readonly { value: Polarity; label: string }[] = [
+  { value: 'auto', label: 'Find out from the video' },
+  { value: 'dark', label: 'Dark animal on a lighter arena' },
+  { value: 'light', label: 'Light animal on a darker arena' },
 ];
 
 export const BIN_FIELD: NumberField = {
@@ -88,7 +162,7 @@ export const BIN_FIELD: NumberField = {
   defaultValue: null,
 };
 
-const NUMBER_FIELDS = [...EZTRACK_FIELDS, BIN_FIELD];
+const NUMBER_FIELDS = [...EZTRACK_FIELDS, REFERENCE_FIELD, ...BODY_FIELDS, BIN_FIELD];
 
 export const METHODS: readonly { value: Method; label: string }[] = [
   { value: 'dark', label: 'Dark animal on a lighter arena' },
@@ -99,6 +173,7 @@ export const METHODS: readonly { value: Method; label: string }[] = [
 export interface ParameterValues {
   algorithm: Algorithm;
   method: Method;
+  polarity: Polarity;
   use_window: boolean;
   rmv_wire: boolean;
   numbers: Record<NumberName, string>;
@@ -108,6 +183,7 @@ export function defaultParameterValues(): ParameterValues {
   return {
     algorithm: ALGORITHMS[0].value,
     method: 'dark',
+    polarity: 'auto',
     use_window: true,
     rmv_wire: true,
     numbers: Object.fromEntries(
@@ -123,6 +199,8 @@ export function parameterValuesFromRun(parameters: Record<string, unknown>): Par
   if (algorithm) values.algorithm = algorithm.value;
   const method = METHODS.find((item) => item.value === parameters.method);
   if (method) values.method = method.value;
+  const polarity = POLARITIES.find((item) => item.value === parameters.polarity);
+  if (polarity) values.polarity = polarity.value;
   if (typeof parameters.use_window === 'boolean') values.use_window = parameters.use_window;
   if (typeof parameters.rmv_wire === 'boolean') values.rmv_wire = parameters.rmv_wire;
   for (const field of NUMBER_FIELDS) {
@@ -139,6 +217,7 @@ export function parseParameterValues(
   const parameters: Record<string, unknown> = {
     algorithm: values.algorithm,
     method: values.method,
+    polarity: values.polarity,
     use_window: values.use_window,
     rmv_wire: values.rmv_wire,
   };

@@ -43,6 +43,7 @@ function run(): AnalysisRun {
         unit: 'cm',
         mean_speed: 18.75,
         zones: [zone('Centre', 0.3, 75, 2, 0), zone('Corner', 0, 0, 0, null)],
+        notes: ['The animal sat still in most reference frames.'],
         bins: [
           {
             start_s: 0,
@@ -85,6 +86,7 @@ describe('location result', () => {
         new Response(new Float64Array([...x, ...y]).buffer, { headers: { 'x-fps': '10' } }),
     });
     renderResult();
+    expect(screen.getByTestId('location-notes').textContent).toBe('The animal sat still in most reference frames.');
     const facts = screen.getByTestId('location-summary');
     expect(facts.textContent).toContain('4 of 5');
     expect(facts.textContent).toContain('7.5 cm');

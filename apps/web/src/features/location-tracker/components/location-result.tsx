@@ -59,6 +59,17 @@ export function LocationResult({
 
   return (
     <div className="grid grid-cols-1 gap-6">
+      {location.notes.length > 0 ? (
+        <ul
+          className="grid gap-1 rounded-md border border-dashed p-3 text-sm"
+          aria-label="Notes on the reference"
+          data-testid="location-notes"
+        >
+          {location.notes.map((note) => (
+            <li key={note}>{note}</li>
+          ))}
+        </ul>
+      ) : null}
       <dl className="grid grid-cols-2 gap-x-6 gap-y-1.5 text-sm sm:grid-cols-4" data-testid="location-summary">
         <Fact label="Frames tracked" value={`${location.frames_tracked} of ${location.frames}`} />
         <Fact label="Tracked time" value={`${number(location.tracked_s)} s`} />

@@ -1,4 +1,5 @@
 import { ChevronRight, RotateCcw } from 'lucide-react';
+import type * as React from 'react';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Field, fieldAria } from '@/components/ui/field';
@@ -9,6 +10,7 @@ import {
   ALGORITHMS,
   type Algorithm,
   BIN_FIELD,
+  BODY_FIELDS,
   defaultParameterValues,
   EZTRACK_FIELDS,
   type FieldErrors,
@@ -16,11 +18,15 @@ import {
   type Method,
   type NumberField,
   type ParameterValues,
+  POLARITIES,
+  type Polarity,
+  REFERENCE_FIELD,
 } from '../parameters';
 
 /**
- * The run's settings, each with one line of help: the tracker, the bins, and ezTrack's own fields folded under
- * "ezTrack settings" (its notebook's defaults suit most videos). Errors (the server's too) per field.
+ * The run's settings, each with one line of help: the tracker, the bins, the reference, and the chosen tracker's
+ * own fields folded ("Body tracker settings" or "ezTrack settings"; their defaults suit most videos). Errors (the
+ * server's too) per field.
  */
 export function ParameterControls({
   values,
@@ -90,12 +96,31 @@ export function ParameterControls({
         </NativeSelect>
       </Field>
       {numberInput(BIN_FIELD)}
-      <details className="group rounded-md border p-3" open={hasEztrackError(errors)}>
-        <summary className="flex cursor-pointer list-none items-center gap-1 font-medium text-sm [&::-webkit-details-marker]:hidden">
-          <ChevronRight className="size-4 transition-transform group-open:rotate-90" aria-hidden="true" />
-          ezTrack settings
-        </summary>
-        <div className="mt-4 grid grid-cols-1 gap-4">
+      {numberInput(REFERENCE_FIELD)}
+      {values.algorithm === 'body_core' ? (
+        <Fold key="body" title="Body tracker settings" open={hasError(errors, BODY_NAMES)}>
+          <Field
+            id="lt-param-polarity"
+            label="Animal vs arena"
+            description="Which way the animal differs from the arena; “find out” takes it from the first animal found."
+            errors={errors.polarity}
+          >
+            <NativeSelect
+              {...fieldAria('lt-param-polarity', errors.polarity)}
+              value={values.polarity}
+              onChange={(event) => onChange({ ...values, polarity: event.target.value as Polarity })}
+            >
+              {POLARITIES.map((item) => (
+                <option key={item.value} value={item.value}>
+                  {item.label}
+                </option>
+              ))}
+            </NativeSelect>
+          </Field>
+          {BODY_FIELDS.map(numberInput)}
+        </Fold>
+      ) : (
+        <Fold key="eztrack" title="ezTrack settings" open={hasError(errors, EZTRACK_NAMES)}>
           <Field
             id="lt-param-method"
             label="Animal vs arena"
@@ -123,8 +148,8 @@ export function ParameterControls({
           {EZTRACK_FIELDS.slice(1, 3).map(numberInput)}
           {flag('rmv_wire', 'Remove wires', 'Erase thin changes such as a tether before taking the centre.')}
           {EZTRACK_FIELDS.slice(3).map(numberInput)}
-        </div>
-      </details>
+        </Fold>
+      )}
       <div>
         <Button variant="ghost" size="sm" onClick={() => onChange(defaultParameterValues())}>
           <RotateCcw aria-hidden="true" />
@@ -141,4 +166,18 @@ const EZTRACK_NAMES = new Set<string>([
   'rmv_wire',
   ...EZTRACK_FIELDS.map((field) => field.name),
 ]);
-const hasEztrackError = (errors: FieldErrors) => Object.keys(errors).some((name) => EZTRACK_NAMES.has(name));
+const BODY_NAMES = new Set<string>(['polarity', ...BODY_FIELDS.map((field) => field.name)]);
+const hasError = (errors: FieldErrors, names: Set<string>) => Object.keys(errors).some((name) => names.has(name));
+
+/** One tracker's own settings, folded: the defaults suit most videos. Opens itself to show an error inside. */
+function Fold({ title, open, children }: { title: string; open: boolean; children: React.ReactNode }) {
+  return (
+    <details className="group rounded-md border p-3" open={open}>
+      <summary className="flex cursor-pointer list-none items-center gap-1 font-medium text-sm [&::-webkit-details-marker]:hidden">
+        <ChevronRight className="size-4 transition-transform group-open:rotate-90" aria-hidden="true" />
+        {title}
+      </summary>
+      <div className="mt-4 grid grid-cols-1 gap-4">{children}</div>
+    </details>
+  );
+}
