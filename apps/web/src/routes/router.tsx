@@ -10,6 +10,7 @@ export const projectSections: RouteObject[] = [
   { path: 'subjects/:subjectUuid', lazy: () => import('./subject') },
   { path: 'analysis-logs', lazy: () => import('./analysis-logs') },
   { path: 'movement-detector', lazy: () => import('./movement-detector') },
+  { path: 'location-tracker', lazy: () => import('./location-tracker') },
   { path: 'quick-score', lazy: () => import('./quick-score') },
   { path: 'annotator', lazy: () => import('./annotator') },
   // Not in the spec's route list: the Agreement view of issue 13 (ADR 010), reached from the tools by link.

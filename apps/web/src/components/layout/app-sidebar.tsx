@@ -1,6 +1,7 @@
 import {
   Activity,
   ClipboardList,
+  Crosshair,
   FolderKanban,
   Gauge,
   House,
@@ -45,6 +46,7 @@ export const NAV_GROUPS: { label: string; items: NavItem[] }[] = [
     label: 'Video Tools',
     items: [
       { title: 'Movement Detector', section: 'movement-detector', icon: Activity },
+      { title: 'Location Tracker', section: 'location-tracker', icon: Crosshair },
       { title: 'Quick Score', section: 'quick-score', icon: Gauge },
       { title: 'Annotator', section: 'annotator', icon: PenLine, badge: 'New' },
     ],

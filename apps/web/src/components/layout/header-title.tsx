@@ -10,6 +10,7 @@ export const SECTION_TITLES: Record<string, string> = {
   subjects: 'Subjects',
   'analysis-logs': 'Analysis Logs',
   'movement-detector': 'Movement Detector',
+  'location-tracker': 'Location Tracker',
   'quick-score': 'Quick Score',
   annotator: 'Annotator',
   agreement: 'Agreement',

@@ -6,6 +6,7 @@ import {
   freezingParametersOf,
   movementDetectorUrl,
   quickScoreUrl,
+  resultUrl,
   sameParametersBody,
 } from './run-actions';
 
@@ -24,6 +25,15 @@ describe('re-runs', () => {
       kind: 'movement_detection',
       parameters: { threshold: 25 },
     });
+  });
+
+  it('repeats a location tracking with its zones and settings', () => {
+    const location = run({ kind: 'location_tracking', parameters: { zones: [], loc_thresh: 99 } });
+    expect(sameParametersBody(location)).toEqual({
+      kind: 'location_tracking',
+      parameters: { zones: [], loc_thresh: 99 },
+    });
+    expect(eventDetectionSource(location)).toBeNull();
   });
 
   it('repeats an event detection on the series it read', () => {
@@ -72,6 +82,16 @@ describe('links', () => {
     expect(movementDetectorUrl(place, { analysisUuid: 'src' })).toBe(
       '/projects/p/movement-detector?subject=s&video=v&run=src',
     );
+  });
+
+  it('opens a location run in the Location Tracker, any other in the Movement Detector', () => {
+    expect(resultUrl({ ...place, kind: 'location_tracking' })).toBe(
+      '/projects/p/location-tracker?subject=s&video=v&run=r',
+    );
+    expect(resultUrl({ ...place, kind: 'location_tracking' }, { edit: true })).toBe(
+      '/projects/p/location-tracker?subject=s&video=v&run=r&edit=1',
+    );
+    expect(resultUrl({ ...place, kind: 'movement_detection' })).toBe(movementDetectorUrl(place));
   });
 
   it('opens a run in Quick Score', () => {

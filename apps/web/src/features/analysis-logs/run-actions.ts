@@ -19,7 +19,9 @@ export function eventDetectionSource(run: RunFields): string | null {
  * gets an event detection with the same parameters on its series. Null when nothing can be repeated.
  */
 export function sameParametersBody(run: RunFields): CreateAnalysisBody | null {
-  if (run.kind === 'movement_detection') return { kind: 'movement_detection', parameters: run.parameters };
+  if (run.kind === 'movement_detection' || run.kind === 'location_tracking') {
+    return { kind: run.kind, parameters: run.parameters };
+  }
   const source = eventDetectionSource(run);
   return source ? { kind: 'event_detection', source_analysis_uuid: source, parameters: run.parameters } : null;
 }
@@ -64,6 +66,20 @@ export function movementDetectorUrl(run: RunPlace, options: { edit?: boolean; an
   const query = runQuery(run, options.analysisUuid);
   if (options.edit) query.set('edit', '1');
   return `/projects/${run.project_uuid}/movement-detector?${query}`;
+}
+
+/**
+ * The page that shows a run and edits its settings: the Location Tracker for location tracking (it has no events,
+ * so neither Quick Score nor Agreement opens it), the Movement Detector for the rest.
+ */
+export function resultUrl(
+  run: RunPlace & Pick<AnalysisRun, 'kind'>,
+  options: { edit?: boolean; analysisUuid?: string } = {},
+): string {
+  if (run.kind !== 'location_tracking') return movementDetectorUrl(run, options);
+  const query = runQuery(run, options.analysisUuid);
+  if (options.edit) query.set('edit', '1');
+  return `/projects/${run.project_uuid}/location-tracker?${query}`;
 }
 
 export function quickScoreUrl(run: RunPlace): string {

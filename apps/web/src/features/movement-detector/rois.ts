@@ -7,6 +7,11 @@
  * would silently apply from the next one.
  */
 
+import { type Point, type Size, toVideoPoint } from '@/components/player/picture-geometry';
+
+export { containedPicture, toVideoPoint } from '@/components/player/picture-geometry';
+export type { Point, Size };
+
 /** A rectangle in video pixels (whole numbers, inside the picture). */
 export interface RoiRect {
   x: number;
@@ -19,16 +24,6 @@ export interface RoiRect {
 export interface Roi {
   start_s: number;
   rect: RoiRect | null;
-}
-
-export interface Size {
-  width: number;
-  height: number;
-}
-
-export interface Point {
-  x: number;
-  y: number;
 }
 
 /** The ROI as the analysis API takes it. */
@@ -105,27 +100,6 @@ export function deleteRoi(rois: readonly Roi[], index: number): Roi[] {
 
 export function setRoiRect(rois: readonly Roi[], index: number, rect: RoiRect): Roi[] {
   return rois.map((roi, i) => (i === index ? { ...roi, rect: { ...rect } } : roi));
-}
-
-/** Where a `picture` shown with object-fit: contain sits inside a `box` of the displayed size. */
-export function containedPicture(
-  box: Size,
-  picture: Size,
-): { left: number; top: number; width: number; height: number } {
-  const scale = Math.min(box.width / picture.width, box.height / picture.height);
-  const width = picture.width * scale;
-  const height = picture.height * scale;
-  return { left: (box.width - width) / 2, top: (box.height - height) / 2, width, height };
-}
-
-/** A displayed point (relative to the box's top-left) in video pixels, clamped to the picture. */
-export function toVideoPoint(point: Point, box: Size, picture: Size): Point {
-  const shown = containedPicture(box, picture);
-  const clamp = (value: number, max: number) => Math.min(Math.max(value, 0), max);
-  return {
-    x: clamp(((point.x - shown.left) * picture.width) / shown.width, picture.width),
-    y: clamp(((point.y - shown.top) * picture.height) / shown.height, picture.height),
-  };
 }
 
 /**

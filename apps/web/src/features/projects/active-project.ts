@@ -15,7 +15,14 @@ export function chooseActiveProject(
 }
 
 /** First-level segments of the project-scoped routes (the project page itself is "projects"). */
-export const PROJECT_SECTIONS = ['subjects', 'analysis-logs', 'movement-detector', 'quick-score', 'annotator'] as const;
+export const PROJECT_SECTIONS = [
+  'subjects',
+  'analysis-logs',
+  'movement-detector',
+  'location-tracker',
+  'quick-score',
+  'annotator',
+] as const;
 
 const UUID_SEGMENT = '[^/]+';
 

@@ -12,7 +12,7 @@ import { RunStatus } from '@/features/analysis/components/run-status';
 import { KIND_LABELS } from '@/features/analysis/labels';
 import { formatDate, formatDuration } from '@/lib/format';
 import { cn } from '@/lib/utils';
-import { eventDetectionSource, movementDetectorUrl, quickScoreUrl, sameParametersBody } from '../run-actions';
+import { eventDetectionSource, quickScoreUrl, resultUrl, sameParametersBody } from '../run-actions';
 import { runLabel } from '../run-display';
 import { RunDetails } from './run-details';
 
@@ -135,7 +135,10 @@ function RunMenu({
 }) {
   const succeeded = run.status === 'succeeded';
   const rerun = readOnly ? null : sameParametersBody(run);
-  const editable = !readOnly && (run.kind === 'movement_detection' || eventDetectionSource(run) !== null);
+  const ownPage = run.kind === 'movement_detection' || run.kind === 'location_tracking';
+  const editable = !readOnly && (ownPage || eventDetectionSource(run) !== null);
+  // A location run has positions, not events: nothing for Quick Score or Agreement to review.
+  const hasEvents = run.kind !== 'location_tracking';
   const revocable = !readOnly && isRunActive(run);
   const deletable = !readOnly;
   if (!succeeded && !rerun && !editable && !revocable && !deletable) {
@@ -144,13 +147,15 @@ function RunMenu({
   return (
     <RowActionsMenu name={label}>
       {succeeded ? (
+        <DropdownMenuItem asChild>
+          <Link to={resultUrl(run)}>
+            <ExternalLink aria-hidden="true" />
+            Open result
+          </Link>
+        </DropdownMenuItem>
+      ) : null}
+      {succeeded && hasEvents ? (
         <>
-          <DropdownMenuItem asChild>
-            <Link to={movementDetectorUrl(run)}>
-              <ExternalLink aria-hidden="true" />
-              Open result
-            </Link>
-          </DropdownMenuItem>
           <DropdownMenuItem asChild>
             <Link to={quickScoreUrl(run)}>
               <ListChecks aria-hidden="true" />
@@ -179,9 +184,9 @@ function RunMenu({
         </DropdownMenuItem>
       ) : null}
       {editable ? (
-        run.kind === 'movement_detection' ? (
+        ownPage ? (
           <DropdownMenuItem asChild>
-            <Link to={movementDetectorUrl(run, { edit: true })}>
+            <Link to={resultUrl(run, { edit: true })}>
               <Pencil aria-hidden="true" />
               Re-run with edited parameters
             </Link>

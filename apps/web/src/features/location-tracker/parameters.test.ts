@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '@/lib/api-client';
+import {
+  defaultParameterValues,
+  locationFieldErrors,
+  parameterValuesFromRun,
+  parseParameterValues,
+} from './parameters';
+
+describe('location settings', () => {
+  it('default to the body tracker, with ezTrack’s Individual notebook’s values for ezTrack, and no bins', () => {
+    expect(parseParameterValues(defaultParameterValues())).toEqual({
+      ok: true,
+      parameters: {
+        algorithm: 'body_core',
+        polarity: 'auto',
+        noise_k: 6,
+        min_contrast: 12,
+        core_fraction: 0.4,
+        min_area: 150,
+        reach: 1.5,
+        method: 'dark',
+        use_window: true,
+        rmv_wire: true,
+        loc_thresh: 99.5,
+        window_size: 100,
+        window_weight: 0.9,
+        wire_krn: 5,
+        reference_frames: 50,
+        bin_s: null,
+      },
+    });
+  });
+
+  it('name each field that is not a number, an empty bin length being “no bins”', () => {
+    const values = defaultParameterValues();
+    values.numbers.loc_thresh = '9x';
+    values.numbers.window_size = ' ';
+    expect(parseParameterValues(values)).toEqual({
+      ok: false,
+      errors: { loc_thresh: ['Enter a number.'], window_size: ['Enter a number.'] },
+    });
+  });
+
+  it('come back from a run’s parameters, odd values falling back to the default', () => {
+    const values = parameterValuesFromRun({
+      algorithm: 'eztrack',
+      method: 'abs',
+      polarity: 'light',
+      use_window: false,
+      rmv_wire: 'yes',
+      loc_thresh: 97,
+      bin_s: 60,
+      window_size: '12',
+    });
+    expect(values.algorithm).toBe('eztrack');
+    expect(parameterValuesFromRun({ algorithm: 'nope' }).algorithm).toBe('body_core');
+    expect(values.method).toBe('abs');
+    expect(values.polarity).toBe('light');
+    expect(values.use_window).toBe(false);
+    expect(values.rmv_wire).toBe(true);
+    expect(values.numbers).toMatchObject({ loc_thresh: '97', bin_s: '60', window_size: '100' });
+  });
+
+  it('group the server’s errors by the control that shows them', () => {
+    const error = new ApiError(
+      400,
+      {
+        errors: {
+          'parameters.zones.1.name': ['Already used.'],
+          'parameters.zones.0.points.2': ['Outside the picture.'],
+          'parameters.window_size': ['Must be at most 320.'],
+          start_s: ['Bad.'],
+        },
+      },
+      'POST',
+      '/x',
+    );
+    expect(locationFieldErrors(error)).toEqual({
+      zones: ['1.name: Already used.', '0.points.2: Outside the picture.'],
+      window_size: ['Must be at most 320.'],
+      start_s: ['Bad.'],
+    });
+    expect(locationFieldErrors(new Error('offline'))).toEqual({});
+  });
+});

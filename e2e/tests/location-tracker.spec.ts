@@ -1,0 +1,156 @@
+import { readFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import { uploadReadyVideo } from '../support/analysis';
+import {
+  createProject,
+  createSubject,
+  createUser,
+  expect,
+  signIn,
+  type TestProject,
+  type TestUser,
+  test,
+} from '../support/fixtures';
+import { MOVING_SQUARE, movingSquareVideoPath } from '../support/location-video';
+
+let user: TestUser;
+let project: TestProject;
+let subjectUuid = '';
+let videoUuid = '';
+
+test.beforeAll(async ({ request }) => {
+  user = await createUser(request, 'Lena');
+  project = await createProject(request, user, 'Open field');
+  subjectUuid = (await createSubject(request, user, project.project_uuid, 'M3')).subject_uuid;
+  videoUuid = (
+    await uploadReadyVideo(request, user, project.project_uuid, subjectUuid, movingSquareVideoPath(), 'square')
+  ).videoUuid;
+});
+
+async function videoLoaded(page: Page) {
+  await expect
+    .poll(() => page.getByTestId('video-element').evaluate((v: HTMLVideoElement) => v.readyState))
+    .toBeGreaterThanOrEqual(2);
+}
+
+test('draw two zones and a scale, run, read the zone table and download the series', async ({ page }) => {
+  test.setTimeout(180_000);
+  // Tall enough for the whole picture: drawing needs it on screen.
+  await page.setViewportSize({ width: 1280, height: 1000 });
+  await signIn(page, user, { activeProjectUuid: project.project_uuid });
+
+  // From the sidebar, then the subject and the video.
+  await page.goto(`/projects/${project.project_uuid}`);
+  await page.getByRole('link', { name: 'Location Tracker' }).click();
+  await expect(page.getByRole('heading', { name: 'Location Tracker' })).toBeVisible();
+  await page.getByLabel('Subject', { exact: true }).selectOption(subjectUuid);
+  await page.getByLabel('Video', { exact: true }).selectOption(videoUuid);
+  await videoLoaded(page);
+
+  const canvas = page.getByTestId('zone-canvas');
+  /** Screen position of a point in video pixels, measured afresh (typing in a field may scroll the page). */
+  const at = async (x: number, y: number) => {
+    await canvas.scrollIntoViewIfNeeded();
+    const box = (await canvas.boundingBox())!;
+    return [box.x + (x * box.width) / MOVING_SQUARE.width, box.y + (y * box.height) / MOVING_SQUARE.height] as const;
+  };
+  const clickAt = async (x: number, y: number) => page.mouse.click(...(await at(x, y)));
+
+  // Left by polygon clicks, closed with Enter (the picture's rounded corners take no clicks: 10 px in).
+  await page.getByRole('button', { name: 'Polygon' }).click();
+  await clickAt(10, 10);
+  await clickAt(159, 10);
+  await clickAt(159, 230);
+  await clickAt(10, 230);
+  await page.keyboard.press('Enter');
+  // Right half as a rectangle dragged past the picture's corner (clamped to it).
+  await page.getByRole('button', { name: 'Rectangle' }).click();
+  await page.mouse.move(...(await at(161, 1)));
+  await page.mouse.down();
+  await page.mouse.move(...(await at(240, 120)), { steps: 4 });
+  await page.mouse.move(...(await at(340, 260)), { steps: 4 });
+  await page.mouse.up();
+  await expect(page.getByTestId('zone-shape')).toHaveCount(2);
+
+  await page.getByLabel('Name of zone 1').fill('Left');
+  await page.getByLabel('Name of zone 2').fill('left');
+  await expect(page.getByText('Another zone is already named “left”.')).toBeVisible();
+  await page.getByLabel('Name of zone 2').fill('Right');
+
+  // A scale line across the picture's width: 300 px = 30 cm.
+  await page.getByRole('button', { name: 'Scale line' }).click();
+  await clickAt(10, 225);
+  await clickAt(310, 225);
+  await expect(page.getByTestId('scale-pixels')).toHaveText(/^Line of (299|300)\.\d px$/);
+  await page.getByLabel('True length').fill('30');
+  await page.getByLabel('Unit').selectOption('cm');
+
+  await page.screenshot({ path: test.info().outputPath('location-tracker-zones.png'), fullPage: true });
+
+  const created = page.waitForRequest(
+    (r) => r.method() === 'POST' && /\/videos\/[^/]+\/analysis\/$/.test(new URL(r.url()).pathname),
+  );
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const body = (await created).postDataJSON() as { kind: string; parameters: Record<string, unknown> };
+  expect(body.kind).toBe('location_tracking');
+  // The default tracker: the body's centre.
+  expect(body.parameters.algorithm).toBe('body_core');
+  // What was drawn, in video pixels (a screen pixel is less than one video pixel here: within 1 px).
+  const zones = body.parameters.zones as { name: string; points: [number, number][] }[];
+  const near = (points: [number, number][], expected: [number, number][]) =>
+    points.length === expected.length &&
+    points.every(([x, y], i) => Math.abs(x - expected[i]![0]) <= 1 && Math.abs(y - expected[i]![1]) <= 1);
+  expect(zones.map((zone) => zone.name)).toEqual(['Left', 'Right']);
+  expect(
+    near(zones[0]!.points, [
+      [10, 10],
+      [159, 10],
+      [159, 230],
+      [10, 230],
+    ]),
+    JSON.stringify(zones[0]),
+  ).toBe(true);
+  // The rectangle's far corner was dragged beyond the picture: clamped to (320, 240).
+  expect(
+    near(zones[1]!.points, [
+      [161, 1],
+      [320, 1],
+      [320, 240],
+      [161, 240],
+    ]),
+    JSON.stringify(zones[1]),
+  ).toBe(true);
+  const sent = body.parameters.scale as { px_distance: number; true_distance: number; unit: string };
+  expect(Math.abs(sent.px_distance - 300)).toBeLessThanOrEqual(1);
+  expect(sent).toMatchObject({ true_distance: 30, unit: 'cm' });
+
+  await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded', { timeout: 120_000 });
+  for (const [name, truth] of Object.entries(MOVING_SQUARE.zones)) {
+    const cells = page.getByTestId('zone-result-row').filter({ hasText: name }).getByRole('cell');
+    await expect(cells).toHaveText([
+      name,
+      String(truth.time_s),
+      String(truth.percent),
+      String(truth.entries),
+      String(truth.latency_s),
+      /^\d+(\.\d+)?$/,
+    ]);
+  }
+  await expect(page.getByTestId('distance-chart').locator('canvas').first()).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('location-tracker-result.png'), fullPage: true });
+
+  // The series: frame, time, position, distance in px and cm, one 0/1 column per zone.
+  const downloadEvent = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Series CSV' }).click();
+  const csv = readFileSync((await (await downloadEvent).path())!, 'utf8');
+  const lines = csv.split(/\r?\n/).filter((line) => line !== '');
+  expect(lines[0]).toBe('frame,time_s,x,y,distance_px,distance_cm,Left,Right');
+  expect(lines.length - 1).toBe(MOVING_SQUARE.fps * MOVING_SQUARE.seconds);
+  const inLeft = lines.slice(1).filter((line) => line.split(',')[6] === '1').length;
+  expect(inLeft).toBe(84);
+
+  // Reloading keeps the run open, and its zones come back into the editor.
+  await page.reload();
+  await expect(page.getByTestId('zone-result-row')).toHaveCount(2);
+  await expect(page.getByTestId('zone-shape')).toHaveCount(2);
+});
