@@ -195,12 +195,14 @@ async function finishMovementRun(context: AppContext, planned: AnalysisRow, segm
  * machines), each decoding from a proven clean start before its first frame; the segment that completes the set
  * merges them, runs event detection and the summary, and stores the series, its CSV and the events.
  */
-export const segmentPieces = definePieces<'analysisUuid', AnalysisRow>({
-  name: 'analyses.segment',
+/**
+ * What every kind of run's pieces share: the run is the owner, its segments the pieces, the same job settings, the
+ * same loading, start, failure rules and words. Each kind adds its name, hand-off, work and join.
+ */
+export const runPieceCommon = {
   key: 'analysisUuid',
   pieces: { table: analysisSegments, owner: analysisSegments.analysisUuid },
   owner: { table: analyses, key: analyses.analysisUuid, progress: analyses.progress, active: sql`status = 'running'` },
-  handOff: { mode: 'look-back', frames: MOVEMENT_LOOK_BACK },
   // The last segment reads to the end of the stream, whatever the probe counted.
   openEnded: true,
   workDir: 'analysis',
@@ -211,23 +213,29 @@ export const segmentPieces = definePieces<'analysisUuid', AnalysisRow>({
     retryLimit: 2,
     retryDelaySeconds: 10,
     expireInSeconds: 6 * 60 * 60,
-    concurrency: (context) => context.config.analysisWorkers,
+    concurrency: (context: AppContext) => context.config.analysisWorkers,
   },
-  async load(context, analysisUuid) {
+  async load(context: AppContext, analysisUuid: string) {
     const run = await loadRun(context, analysisUuid);
     return run && (run.status === 'queued' || run.status === 'running') ? run : undefined;
   },
-  begin: (context, run) => markRunning(context, run.analysisUuid),
-  work: processSegment,
-  join: finishMovementRun,
+  begin: (context: AppContext, run: AnalysisRow) => markRunning(context, run.analysisUuid),
   // This worker is shutting down (a revoke or a failure elsewhere ends the job before this is asked): retry.
-  isInterruption: (error) => error instanceof TaskCancelledError,
-  isPermanent: (error) => error instanceof PermanentRunFailure,
+  isInterruption: (error: unknown) => error instanceof TaskCancelledError,
+  isPermanent: (error: unknown) => error instanceof PermanentRunFailure,
   reason: humanReason,
-  countMismatch: (run, segment, frames) =>
+  countMismatch: (run: AnalysisRow, segment: { startFrame: number }, frames: number) =>
     `The video ended at frame ${segment.startFrame + frames}, before the ${(run.source as RunSource).frameCount} frames its header announces.`,
   fail: markFailed,
   track,
+} as const;
+
+export const segmentPieces = definePieces<'analysisUuid', AnalysisRow>({
+  ...runPieceCommon,
+  name: 'analyses.segment',
+  handOff: { mode: 'look-back', frames: MOVEMENT_LOOK_BACK },
+  work: processSegment,
+  join: finishMovementRun,
 });
 
 export const analysisSegmentJob = segmentPieces.job;

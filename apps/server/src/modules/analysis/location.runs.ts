@@ -9,30 +9,22 @@
  * run's `series_key` with `sample_count` frames, so the run's life (trash, restore, the video's removal, the raw
  * `series/` download) treats it as any run's series; the summary and the exports read it back.
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { type CleanStart, DecodeErrorReport, FILE_START } from '../../adapters/media/clean-start.js';
 import type { MediaInput } from '../../adapters/media/input-policy.js';
 import type { AppContext } from '../../context.js';
-import { analyses, analysisSegments, videos } from '../../db/schema.js';
+import { analyses, videos } from '../../db/schema.js';
 import { definePieces, type Piece, type PieceWork } from '../../jobs/pieces.js';
 import { analysisKeys } from '../../lib/storage-keys.js';
-import { openMediaInput, track } from './analysis.media-input.js';
+import { openMediaInput } from './analysis.media-input.js';
 import { PermanentRunFailure, readFloat64 } from './analysis.results.js';
-import {
-  type AnalysisRow,
-  decodeFailure,
-  humanReason,
-  loadRun,
-  markFailed,
-  markRunning,
-  type RunSource,
-} from './analysis.runs.js';
+import { type AnalysisRow, decodeFailure, loadRun, type RunSource, runPieceCommon } from './analysis.runs.js';
 import { cleanStartsFor } from './clean-starts.js';
 import { referenceFrameIndices } from './engine/location/reference.js';
 import type { LocationSummary } from './engine/location/summary.js';
 import { framePicks } from './engine/location/track-range.js';
 import type { TrackerHandoff } from './engine/location/tracker.js';
-import { runTask, TaskCancelledError } from './engine/worker-client.js';
+import { runTask } from './engine/worker-client.js';
 import type { LocationParameters } from './location.schemas.js';
 
 const pieceKey = (run: AnalysisRow, index: number) => analysisKeys(run).segment(index);
@@ -251,35 +243,11 @@ async function completeLocationRun(
  * or before its first frame and tracking from the state the piece before handed over.
  */
 export const locationPieces = definePieces<'analysisUuid', AnalysisRow, TrackerHandoff>({
+  ...runPieceCommon,
   name: 'analyses.track',
-  key: 'analysisUuid',
-  pieces: { table: analysisSegments, owner: analysisSegments.analysisUuid },
-  owner: { table: analyses, key: analyses.analysisUuid, progress: analyses.progress, active: sql`status = 'running'` },
   handOff: { mode: 'chained' },
-  openEnded: true,
-  workDir: 'analysis',
-  progressEveryMs: 500,
-  job: {
-    heartbeatSeconds: 10,
-    retryLimit: 2,
-    retryDelaySeconds: 10,
-    expireInSeconds: 6 * 60 * 60,
-    concurrency: (context) => context.config.analysisWorkers,
-  },
-  async load(context, analysisUuid) {
-    const run = await loadRun(context, analysisUuid);
-    return run && (run.status === 'queued' || run.status === 'running') ? run : undefined;
-  },
-  begin: (context, run) => markRunning(context, run.analysisUuid),
   work: processLocationPiece,
   join: (context, run, pieces) => finishLocationRun(context, run, pieces),
-  isInterruption: (error) => error instanceof TaskCancelledError,
-  isPermanent: (error) => error instanceof PermanentRunFailure,
-  reason: humanReason,
-  countMismatch: (run, piece, frames) =>
-    `The video ended at frame ${piece.startFrame + frames}, before the ${(run.source as RunSource).frameCount} frames its header announces.`,
-  fail: markFailed,
-  track,
 });
 
 export const analysisTrackJob = locationPieces.job;
