@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../src/context.js';
 import { memberships, projects, subjects } from '../src/db/schema.js';
@@ -103,6 +104,24 @@ export async function waitForVideo(
     const video = response.json();
     if (response.statusCode !== 200) throw new Error(`GET ${videoUrl} → ${response.statusCode} ${response.body}`);
     if (done(video) || Date.now() > deadline) return video;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/**
+ * Waits until no job about this video is queued, waiting to retry or at work. A video can look settled while a
+ * duplicate piece job (a retry after a missed heartbeat on a loaded machine) is still queued: a test that then
+ * changes the video's rows by hand would race it.
+ */
+export async function waitForVideoJobs(ctx: AppContext, videoUuid: string, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const result = (await ctx.db.execute(
+      sql`select count(*)::int as n from pgboss.job
+          where data->>'videoUuid' = ${videoUuid} and state in ('created', 'retry', 'active')`,
+    )) as unknown as { rows: { n: number }[] };
+    if (result.rows[0]?.n === 0) return;
+    if (Date.now() > deadline) throw new Error(`Jobs of video ${videoUuid} still pending after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }

@@ -10,6 +10,7 @@ import {
   type ProjectWithSubject,
   uploadVideo,
   waitForVideo,
+  waitForVideoJobs,
 } from '../../../test/factories-videos.js';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
 import { resolveMediaBinaries } from '../../adapters/media/binaries.js';
@@ -136,6 +137,7 @@ describe('playback copies in pieces, and no wait for them', () => {
     // Its own copy first (the jobs would otherwise still be at work on it), then a copy to make by hand.
     const settled = await waitForVideo(t.app, owner, videoUrl, undefined, 120_000);
     expect(settled.playback_copy?.state).toBe('ready');
+    await waitForVideoJobs(t.ctx, videoUuid);
     await t.ctx.db
       .update(videos)
       .set({ playbackState: 'making', playbackKey: null, playbackProgress: 0 })
