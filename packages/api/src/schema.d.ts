@@ -5713,6 +5713,18 @@ export interface paths {
                                         /** @description Steps whose both ends are inside the zone, in pixels */
                                         distance_px: number;
                                     }[];
+                                    /** @description Frames where the position moved more than a body length (ADR 026); absent on older runs */
+                                    jumps?: {
+                                        /** @description A step longer than this is a jump */
+                                        threshold_px: number;
+                                        /**
+                                         * @description Where the threshold came from: the run's jump_px, the tracker's own body length (2 √ its mean area of the animal), or a fifth of the picture's smaller side
+                                         * @enum {string}
+                                         */
+                                        basis: "parameter" | "tracker" | "frame";
+                                        /** @description Jumps in the run; the list is GET …/analysis/{id}/jumps/ */
+                                        count: number;
+                                    };
                                     /** @description What the run found about its reference (e.g. the animal sat still in most of its frames) */
                                     notes: string[];
                                     bins: {
@@ -6054,6 +6066,18 @@ export interface paths {
                                         /** @description Steps whose both ends are inside the zone, in pixels */
                                         distance_px: number;
                                     }[];
+                                    /** @description Frames where the position moved more than a body length (ADR 026); absent on older runs */
+                                    jumps?: {
+                                        /** @description A step longer than this is a jump */
+                                        threshold_px: number;
+                                        /**
+                                         * @description Where the threshold came from: the run's jump_px, the tracker's own body length (2 √ its mean area of the animal), or a fifth of the picture's smaller side
+                                         * @enum {string}
+                                         */
+                                        basis: "parameter" | "tracker" | "frame";
+                                        /** @description Jumps in the run; the list is GET …/analysis/{id}/jumps/ */
+                                        count: number;
+                                    };
                                     /** @description What the run found about its reference (e.g. the animal sat still in most of its frames) */
                                     notes: string[];
                                     bins: {
@@ -6707,6 +6731,18 @@ export interface paths {
                                         /** @description Steps whose both ends are inside the zone, in pixels */
                                         distance_px: number;
                                     }[];
+                                    /** @description Frames where the position moved more than a body length (ADR 026); absent on older runs */
+                                    jumps?: {
+                                        /** @description A step longer than this is a jump */
+                                        threshold_px: number;
+                                        /**
+                                         * @description Where the threshold came from: the run's jump_px, the tracker's own body length (2 √ its mean area of the animal), or a fifth of the picture's smaller side
+                                         * @enum {string}
+                                         */
+                                        basis: "parameter" | "tracker" | "frame";
+                                        /** @description Jumps in the run; the list is GET …/analysis/{id}/jumps/ */
+                                        count: number;
+                                    };
                                     /** @description What the run found about its reference (e.g. the animal sat still in most of its frames) */
                                     notes: string[];
                                     bins: {
@@ -7003,6 +7039,18 @@ export interface paths {
                                         /** @description Steps whose both ends are inside the zone, in pixels */
                                         distance_px: number;
                                     }[];
+                                    /** @description Frames where the position moved more than a body length (ADR 026); absent on older runs */
+                                    jumps?: {
+                                        /** @description A step longer than this is a jump */
+                                        threshold_px: number;
+                                        /**
+                                         * @description Where the threshold came from: the run's jump_px, the tracker's own body length (2 √ its mean area of the animal), or a fifth of the picture's smaller side
+                                         * @enum {string}
+                                         */
+                                        basis: "parameter" | "tracker" | "frame";
+                                        /** @description Jumps in the run; the list is GET …/analysis/{id}/jumps/ */
+                                        count: number;
+                                    };
                                     /** @description What the run found about its reference (e.g. the animal sat still in most of its frames) */
                                     notes: string[];
                                     bins: {
@@ -7626,6 +7674,18 @@ export interface paths {
                                             /** @description Steps whose both ends are inside the zone, in pixels */
                                             distance_px: number;
                                         }[];
+                                        /** @description Frames where the position moved more than a body length (ADR 026); absent on older runs */
+                                        jumps?: {
+                                            /** @description A step longer than this is a jump */
+                                            threshold_px: number;
+                                            /**
+                                             * @description Where the threshold came from: the run's jump_px, the tracker's own body length (2 √ its mean area of the animal), or a fifth of the picture's smaller side
+                                             * @enum {string}
+                                             */
+                                            basis: "parameter" | "tracker" | "frame";
+                                            /** @description Jumps in the run; the list is GET …/analysis/{id}/jumps/ */
+                                            count: number;
+                                        };
                                         /** @description What the run found about its reference (e.g. the animal sat still in most of its frames) */
                                         notes: string[];
                                         bins: {
@@ -7770,6 +7830,120 @@ export interface paths {
                     };
                     content: {
                         "application/json": string;
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/analysis/{analysis_uuid}/jumps/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A location-tracking run's jumps: frames where the position moved more than a body length
+         * @description Each frame whose position lies farther than the run's `summary.location.jumps.threshold_px` from the previous tracked frame's (frames without a position skipped; a bypassed range starts again), where the tracking is most likely wrong. Pagination with page and page_size; `ordering`: frame (default) or distance_px, `-` reverses.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    page_size?: number;
+                    ordering?: string;
+                };
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    subject_uuid: string;
+                    video_uuid: string;
+                    analysis_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            next: string | null;
+                            previous: string | null;
+                            results: {
+                                /** @description The frame whose position jumped */
+                                frame: number;
+                                /** @description The tracked frame it moved from (frame − 1 unless frames without a position lie between) */
+                                from_frame: number;
+                                /** @description frame / fps */
+                                time_s: number;
+                                /** @description Straight distance from from_frame’s position, in pixels */
+                                distance_px: number;
+                            }[];
+                        };
                     };
                 };
                 /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import agreementRoutes from './agreement/agreement.routes.js';
 import analysisRoutes from './analysis/analysis.routes.js';
+import analysisLocationRoutes from './analysis/location.routes.js';
 import annotationRoutes from './annotations/annotation.routes.js';
 import authRoutes from './auth/auth.routes.js';
 import billingRoutes from './billing/billing.routes.js';
@@ -32,6 +33,7 @@ export const apiModules: ((app: FastifyInstance) => Promise<void>)[] = [
   subjectRoutes,
   videoRoutes,
   analysisRoutes,
+  analysisLocationRoutes,
   annotationRoutes,
   labelRoutes,
   agreementRoutes,

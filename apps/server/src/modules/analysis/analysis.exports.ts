@@ -15,6 +15,7 @@ import { COUNT_DEFINITIONS, eventCounts, eventGroupsSql } from './analysis.count
 import { readSeries } from './analysis.results.js';
 import type { AnalysisRow, RunSource } from './analysis.runs.js';
 import { formatTime } from './engine/series-csv.js';
+import { LOCATION_DEFINITIONS, locationSummaryColumns } from './location.export.js';
 
 export const EVENT_COLUMNS = [
   'id',
@@ -111,7 +112,8 @@ export async function seriesTable(context: AppContext, run: AnalysisRow): Promis
  * detected and after review, with the definitions of analysis.counts.ts, the rates and % freezing when the run
  * computed it), plus one row for each video that has annotation tracks but no run. Every row carries its video's
  * annotation figures per track name: bouts, total and mean bout duration (s) and % of the video; empty where the
- * video has no track of that name. The XLSX has a second sheet defining every count column.
+ * video has no track of that name. Location-tracking figures follow at the end (location.export.ts), so the
+ * columns before them stay where they were. The XLSX has a second sheet defining every count column.
  */
 export async function projectSummaryTable(context: AppContext, projectUuid: string): Promise<Table> {
   const labelRows = await context.db
@@ -154,11 +156,13 @@ export async function projectSummaryTable(context: AppContext, projectUuid: stri
     'freezing_percent',
     ...trackNames.flatMap((name) => ANNOTATION_FIGURES.map((figure) => `${name}_${figure}`)),
   ];
+  const location = await locationSummaryColumns(context, projectUuid);
   // A video with tracks but no run: its run columns (analysis_uuid … freezing_percent) stay empty.
   const emptyRunCells: Cell[] = Array.from(
     { length: columns.length - 3 - trackNames.length * ANNOTATION_FIGURES.length },
     () => null,
   );
+  columns.push(...location.columns);
   const hasTracks = sql`exists (select 1 from ${annotationConfigs} where ${annotationConfigs.videoUuid} = ${videos.videoUuid})`;
   async function* rows(): AsyncGenerator<Cell[]> {
     // Offset pages: a project holds thousands of runs at most, and the order is total.
@@ -206,7 +210,7 @@ export async function projectSummaryTable(context: AppContext, projectUuid: stri
         });
         const run = row.run;
         if (!run) {
-          yield [row.subjectName, row.group, row.videoName, ...emptyRunCells, ...annotationCells];
+          yield [row.subjectName, row.group, row.videoName, ...emptyRunCells, ...annotationCells, ...location.empty()];
           continue;
         }
         const counts = eventCounts(row.groups, run.summary);
@@ -234,6 +238,7 @@ export async function projectSummaryTable(context: AppContext, projectUuid: stri
           counts.kept_rate_per_min,
           freezing ? exportPercent(freezing.percent, freezing.valid_frames) : null,
           ...annotationCells,
+          ...location.cells(run),
         ];
       }
       if (page.length < 500) return;
@@ -255,7 +260,10 @@ export async function projectSummaryTables(
 ) {
   const table = await projectSummaryTable(context, project.projectUuid);
   return {
-    tables: format === 'xlsx' ? [table, countDefinitionsTable()] : [table],
+    tables:
+      format === 'xlsx'
+        ? [table, { ...countDefinitionsTable(), rows: [...COUNT_DEFINITIONS, ...LOCATION_DEFINITIONS] }]
+        : [table],
     nameParts: [project.name, `summary-${fileDate(new Date())}`],
   };
 }

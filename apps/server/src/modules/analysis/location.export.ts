@@ -4,14 +4,17 @@
  * named by the zone. A frame without a position has empty x, y, distance and zone cells; distance_px is the step
  * from the frame before, 0 when that frame had no position (so the column adds up to the summary's distance).
  */
+import { sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
+import { analyses } from '../../db/schema.js';
+import { exportPercent, exportSeconds } from '../../lib/export-numbers.js';
 import type { Cell, Table } from '../../lib/table-export.js';
 import type { AnalysisRow, RunSource } from './analysis.runs.js';
 import { polygonsMask } from './engine/location/polygon-mask.js';
 import { insideMask, unitsPerPixel } from './engine/location/summary.js';
 import { formatTime } from './engine/series-csv.js';
 import { readTrack } from './location.runs.js';
-import type { LocationParameters } from './location.schemas.js';
+import { type LocationParameters, SCALE_UNITS } from './location.schemas.js';
 
 export async function locationSeriesTable(context: AppContext, run: AnalysisRow): Promise<Table> {
   const source = run.source as RunSource;
@@ -56,3 +59,91 @@ export async function locationSeriesTable(context: AppContext, run: AnalysisRow)
   }
   return { name: 'positions', columns, rows: rows() };
 }
+
+/** Per zone, after `zone_<name>_` in the project summary's header: the summary's zone figures. */
+export const ZONE_FIGURES = ['time_s', 'percent', 'entries', 'latency_s', 'distance_px'] as const;
+
+/** What the project summary reads of a location run's stored summary (location.schemas.ts). */
+interface StoredLocation {
+  frames_tracked: number;
+  tracked_s: number;
+  distance_px: number;
+  distance: number | null;
+  unit: string | null;
+  mean_speed: number | null;
+  zones: {
+    name: string;
+    time_s: number;
+    percent: number | null;
+    entries: number;
+    latency_s: number | null;
+    distance_px: number;
+  }[];
+}
+
+/**
+ * The project summary's location columns: distance in pixels and in each unit the project's location runs were
+ * scaled to, the mean speed likewise, and the five zone figures of every zone name the runs have. Empty cells for
+ * any other run (a movement run keeps its columns as they were) and for a unit or zone a run does not have.
+ */
+export async function locationSummaryColumns(context: AppContext, projectUuid: string) {
+  const found = await context.db.execute(sql`
+    select distinct ${analyses.summary} -> 'location' ->> 'unit' as unit, zone ->> 'name' as zone
+    from ${analyses}
+    left join lateral jsonb_array_elements(coalesce(${analyses.summary} -> 'location' -> 'zones', '[]'::jsonb)) as zone
+      on true
+    where ${analyses.projectUuid} = ${projectUuid} and ${analyses.kind} = 'location_tracking'
+      and ${analyses.status} = 'succeeded'`);
+  const { rows } = found as unknown as { rows: { unit: string | null; zone: string | null }[] };
+  const units = SCALE_UNITS.filter((unit) => rows.some((row) => row.unit === unit));
+  const zones = [...new Set(rows.map((row) => row.zone).filter((zone): zone is string => zone !== null))].sort((a, b) =>
+    a.localeCompare(b),
+  );
+  const columns = [
+    'distance_px',
+    ...units.map((unit) => `distance_${unit}`),
+    'mean_speed_px_per_s',
+    ...units.map((unit) => `mean_speed_${unit}_per_s`),
+    ...zones.flatMap((zone) => ZONE_FIGURES.map((figure) => `zone_${zone}_${figure}`)),
+  ];
+  const empty = (): Cell[] => new Array(columns.length).fill(null);
+  /** The cells of one run (empty unless it is a location run with a summary). */
+  const cells = (run: { kind: string; summary: unknown } | null): Cell[] => {
+    const location = (run?.kind === 'location_tracking' ? (run.summary as { location?: StoredLocation } | null) : null)
+      ?.location;
+    if (!location) return empty();
+    const speedPx = location.frames_tracked > 0 ? location.distance_px / location.tracked_s : null;
+    const byName = new Map(location.zones.map((zone) => [zone.name, zone]));
+    return [
+      location.distance_px,
+      ...units.map((unit) => (location.unit === unit ? location.distance : null)),
+      speedPx,
+      ...units.map((unit) => (location.unit === unit ? location.mean_speed : null)),
+      ...zones.flatMap((name) => {
+        const zone = byName.get(name);
+        if (!zone) return ZONE_FIGURES.map(() => null);
+        return [
+          exportSeconds(zone.time_s),
+          exportPercent(zone.percent, location.frames_tracked),
+          zone.entries,
+          exportSeconds(zone.latency_s),
+          zone.distance_px,
+        ];
+      }),
+    ];
+  };
+  return { columns, cells, empty };
+}
+
+/** The location columns' meanings, for the project summary's definitions sheet. */
+export const LOCATION_DEFINITIONS: [column: string, meaning: string][] = [
+  ['distance_px', 'Location runs: distance travelled, the sum of steps between consecutive tracked frames (px)'],
+  ['distance_<unit>', 'Location runs scaled in that unit: the same distance in it'],
+  ['mean_speed_px_per_s', 'Location runs: distance_px / tracked time (px/s)'],
+  ['mean_speed_<unit>_per_s', 'Location runs scaled in that unit: distance_<unit> / tracked time'],
+  ['zone_<name>_time_s', 'Location runs: seconds of tracked frames inside the zone'],
+  ['zone_<name>_percent', 'Location runs: % of the tracked frames inside the zone'],
+  ['zone_<name>_entries', 'Location runs: out→in transitions, plus one when the first tracked frame is inside'],
+  ['zone_<name>_latency_s', 'Location runs: seconds to the first tracked frame inside; empty if never'],
+  ['zone_<name>_distance_px', 'Location runs: steps whose both ends are inside the zone (px)'],
+];

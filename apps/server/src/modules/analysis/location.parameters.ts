@@ -41,6 +41,10 @@ export function parseLocationParameters(
     const outside = pointOutside(region.points, width, height);
     if (outside) add('exclusions', `Exclusion region ${index + 1}: ${outside} lies outside ${picture}.`);
   });
+  if (parameters.scale?.line) {
+    const outside = pointOutside(parameters.scale.line, width, height);
+    if (outside) add('scale.line', `The scale line's ${outside.replace('point', 'end')} lies outside ${picture}.`);
+  }
   if (parameters.window_size > Math.max(width, height)) {
     add('window_size', `Must be at most ${Math.max(width, height)}, the larger side of ${picture}.`);
   }

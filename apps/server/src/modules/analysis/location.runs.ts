@@ -20,6 +20,7 @@ import { openMediaInput } from './analysis.media-input.js';
 import { PermanentRunFailure, readFloat64 } from './analysis.results.js';
 import { type AnalysisRow, decodeFailure, loadRun, type RunSource, runPieceCommon } from './analysis.runs.js';
 import { cleanStartsFor } from './clean-starts.js';
+import { findJumps, type JumpThreshold, jumpThreshold } from './engine/location/jumps.js';
 import { referenceFrameIndices } from './engine/location/reference.js';
 import type { LocationSummary } from './engine/location/summary.js';
 import { framePicks } from './engine/location/track-range.js';
@@ -195,15 +196,35 @@ async function finishLocationRun(context: AppContext, planned: AnalysisRow, piec
     },
   });
   const notes = JSON.parse((await readBytes(context, keys.referenceNotes)).toString('utf8')) as string[];
-  await completeLocationRun(context, run, { ...location, notes }, keys.track);
+  const threshold = runJumpThreshold(run, pieces.at(-1)?.handoff ?? null);
+  const jumps = {
+    ...threshold,
+    count: findJumps(x, y, source.fps, threshold.threshold_px, parameters.bypass_ranges).length,
+  };
+  await completeLocationRun(context, run, { ...location, jumps, notes }, keys.track);
   await context.storage.deletePrefix(keys.segmentsPrefix);
+}
+
+/**
+ * The threshold of a run's jumps (ADR 026): its `jump_px`, else the tracker's body length from the animal's
+ * running mean area the last piece handed over (`body_core` keeps one; `eztrack` none), else a share of the picture.
+ */
+export function runJumpThreshold(run: AnalysisRow, lastHandoff: TrackerHandoff | null): JumpThreshold {
+  const source = run.source as RunSource;
+  const area = lastHandoff?.area;
+  return jumpThreshold({
+    jumpPx: (run.parameters as LocationParameters).jump_px ?? null,
+    trackerArea: typeof area === 'number' && Number.isFinite(area) ? area : null,
+    width: source.width,
+    height: source.height,
+  });
 }
 
 /** Stores the summary and the positions' key and marks the run succeeded — unless it was revoked meanwhile. */
 async function completeLocationRun(
   context: AppContext,
   run: AnalysisRow,
-  location: LocationSummary & { notes: string[] },
+  location: LocationSummary & { notes: string[]; jumps: JumpThreshold & { count: number } },
   trackKey: string,
 ) {
   const now = new Date();

@@ -20,6 +20,8 @@ export const MAX_EXCLUSIONS = 50;
 export const MAX_POLYGON_POINTS = 1000;
 export const MAX_ZONE_NAME = 64;
 export const MAX_REFERENCE_FRAMES = 500;
+/** Longer than the diagonal of any picture the app takes. */
+export const MAX_JUMP_PX = 100_000;
 /**
  * The reference's frames are held in memory while their median is taken: reference_frames × width × height bytes
  * at most (256 MiB: 50 frames of a 4K picture, 500 of 720×576).
@@ -54,11 +56,52 @@ const zoneSchema = z.strictObject({
   points,
 });
 
-const scaleSchema = z.strictObject({
-  px_distance: number('px_distance').positive('Must be more than 0.'),
-  true_distance: number('true_distance').positive('Must be more than 0.'),
-  unit: z.enum(SCALE_UNITS, { error: `unit must be one of: ${SCALE_UNITS.join(', ')}.` }),
-});
+/** How far a given px_distance may differ from the drawn line's length (ADR 026): rounding, not another line. */
+export const SCALE_LINE_TOLERANCE_PX = 0.5;
+
+/**
+ * The scale: a line of known length. `line` (optional) keeps the drawn line, so the page can draw it again;
+ * with it, px_distance may be left out (it is the line's length) or given within 0.5 px of that length.
+ */
+const scaleSchema = z
+  .strictObject({
+    px_distance: number('px_distance').positive('Must be more than 0.').optional(),
+    true_distance: number('true_distance').positive('Must be more than 0.'),
+    unit: z.enum(SCALE_UNITS, { error: `unit must be one of: ${SCALE_UNITS.join(', ')}.` }),
+    line: z.tuple([point, point], { error: 'Give the line as [[x1, y1], [x2, y2]] in pixels.' }).optional(),
+  })
+  .superRefine((scale, ctx) => {
+    if (!scale.line) {
+      if (scale.px_distance === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['px_distance'], message: 'Give px_distance, or the line it measures.' });
+      }
+      return;
+    }
+    const [[x1, y1], [x2, y2]] = scale.line;
+    const length = Math.hypot(x2 - x1, y2 - y1);
+    if (!(length > 0)) {
+      ctx.addIssue({ code: 'custom', path: ['line'], message: 'The line’s two ends must differ.' });
+    } else if (scale.px_distance !== undefined && !(Math.abs(scale.px_distance - length) <= SCALE_LINE_TOLERANCE_PX)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['px_distance'],
+        message: `Must equal the line’s length (${Number(length.toFixed(3))} px) within ${SCALE_LINE_TOLERANCE_PX} px, or be left out.`,
+      });
+    }
+  })
+  .transform(({ line, px_distance, ...rest }): ScaleParameter => {
+    if (!line) return { px_distance: px_distance as number, ...rest };
+    const [[x1, y1], [x2, y2]] = line;
+    return { px_distance: px_distance ?? Math.hypot(x2 - x1, y2 - y1), ...rest, line };
+  });
+
+/** The scale as a run keeps it: px_distance always (given, or the line's length), the line when it was drawn. */
+export interface ScaleParameter {
+  px_distance: number;
+  true_distance: number;
+  unit: ScaleUnit;
+  line?: [[number, number], [number, number]];
+}
 
 /** ezTrack's settings (its Individual notebook's names and defaults, engine/location/tracker.ts). */
 const eztrackFields = {
@@ -110,6 +153,12 @@ export const locationParameters = z
     bin_s: number('bin_s')
       .positive('Must be more than 0.')
       .max(86400, 'Must be at most 86400.')
+      .nullable()
+      .default(null),
+    /** A step longer than this is listed as a jump; null: a body length (engine/location/jumps.ts, ADR 026). */
+    jump_px: number('jump_px')
+      .positive('Must be more than 0.')
+      .max(MAX_JUMP_PX, `Must be at most ${MAX_JUMP_PX}.`)
       .nullable()
       .default(null),
   })
@@ -176,6 +225,17 @@ export const locationSummarySchema = z
         'distance / tracked_s in unit per second (pixels per second without a scale); null when nothing was tracked',
     }),
     zones: z.array(z.object(zoneFigures)),
+    jumps: z
+      .object({
+        threshold_px: z.number().meta({ description: 'A step longer than this is a jump' }),
+        basis: z.enum(['parameter', 'tracker', 'frame']).meta({
+          description:
+            "Where the threshold came from: the run's jump_px, the tracker's own body length (2 √ its mean area of the animal), or a fifth of the picture's smaller side",
+        }),
+        count: z.int().meta({ description: 'Jumps in the run; the list is GET …/analysis/{id}/jumps/' }),
+      })
+      .optional()
+      .meta({ description: 'Frames where the position moved more than a body length (ADR 026); absent on older runs' }),
     notes: z.array(z.string()).meta({
       description: 'What the run found about its reference (e.g. the animal sat still in most of its frames)',
     }),
