@@ -120,9 +120,22 @@ test('draw two zones and a scale, run, read the zone table and download the seri
     ]),
     JSON.stringify(zones[1]),
   ).toBe(true);
-  const sent = body.parameters.scale as { px_distance: number; true_distance: number; unit: string };
+  const sent = body.parameters.scale as {
+    px_distance: number;
+    true_distance: number;
+    unit: string;
+    line: [number, number][];
+  };
   expect(Math.abs(sent.px_distance - 300)).toBeLessThanOrEqual(1);
   expect(sent).toMatchObject({ true_distance: 30, unit: 'cm' });
+  // The line itself goes with the run, so it can be drawn again.
+  expect(
+    near(sent.line, [
+      [10, 225],
+      [310, 225],
+    ]),
+    JSON.stringify(sent.line),
+  ).toBe(true);
 
   await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded', { timeout: 120_000 });
   for (const [name, truth] of Object.entries(MOVING_SQUARE.zones)) {
@@ -137,6 +150,17 @@ test('draw two zones and a scale, run, read the zone table and download the seri
     ]);
   }
   await expect(page.getByTestId('distance-chart').locator('canvas').first()).toBeVisible();
+
+  // Jumps: the square leaps across the arena at frames 36 and 72, far more than its body length; a click shows one.
+  const jumpRows = page.getByTestId('jump-row');
+  await expect(jumpRows).toHaveCount(2);
+  await expect(jumpRows.nth(0)).toHaveAttribute('data-frame', '36');
+  await expect(jumpRows.nth(1)).toHaveAttribute('data-frame', '72');
+  await page.getByRole('button', { name: 'Show frame 72' }).click();
+  await expect(page.getByTestId('player-frame')).toHaveText('frame 72');
+  await expect(
+    page.getByTestId('video-element').evaluate((v: HTMLVideoElement) => Math.floor(v.currentTime * 30)),
+  ).resolves.toBe(72);
   await page.screenshot({ path: test.info().outputPath('location-tracker-result.png'), fullPage: true });
 
   // The series: frame, time, position, distance in px and cm, one 0/1 column per zone.
@@ -153,4 +177,11 @@ test('draw two zones and a scale, run, read the zone table and download the seri
   await page.reload();
   await expect(page.getByTestId('zone-result-row')).toHaveCount(2);
   await expect(page.getByTestId('zone-shape')).toHaveCount(2);
+  // The scale line comes back where it was drawn, not as a stand-in across the middle of the picture.
+  const line = page.getByTestId('scale-line').locator('line').first();
+  const ends = async () =>
+    Promise.all(['x1', 'y1', 'x2', 'y2'].map(async (name) => Number(await line.getAttribute(name))));
+  await expect
+    .poll(async () => near([(await ends()).slice(0, 2), (await ends()).slice(2)] as [number, number][], sent.line))
+    .toBe(true);
 });

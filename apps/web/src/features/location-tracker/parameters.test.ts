@@ -8,7 +8,7 @@ import {
 } from './parameters';
 
 describe('location settings', () => {
-  it('default to the body tracker, with ezTrack’s Individual notebook’s values for ezTrack, and no bins', () => {
+  it('default to the body tracker, with ezTrack’s Individual notebook’s values for ezTrack, no bins and jumps past a body length', () => {
     expect(parseParameterValues(defaultParameterValues())).toEqual({
       ok: true,
       parameters: {
@@ -28,6 +28,7 @@ describe('location settings', () => {
         wire_krn: 5,
         reference_frames: 50,
         bin_s: null,
+        jump_px: null,
       },
     });
   });

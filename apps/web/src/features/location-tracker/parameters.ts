@@ -33,7 +33,8 @@ export type NumberName =
   | 'core_fraction'
   | 'min_area'
   | 'reach'
-  | 'bin_s';
+  | 'bin_s'
+  | 'jump_px';
 export type Method = 'dark' | 'light' | 'abs';
 export type Polarity = 'auto' | 'dark' | 'light';
 
@@ -46,6 +47,8 @@ export interface NumberField {
   step: number | 'any';
   /** Null: optional, empty by default. */
   defaultValue: number | null;
+  /** What an empty optional field means (default "off"). */
+  emptyMeans?: string;
 }
 
 /** ezTrack's numeric settings, in its notebook's order. */
@@ -162,7 +165,19 @@ export const BIN_FIELD: NumberField = {
   defaultValue: null,
 };
 
-const NUMBER_FIELDS = [...EZTRACK_FIELDS, REFERENCE_FIELD, ...BODY_FIELDS, BIN_FIELD];
+/** Where the result's jumps list starts (server: engine/location/jumps.ts, ADR 026). */
+export const JUMP_FIELD: NumberField = {
+  name: 'jump_px',
+  label: 'Jump distance (px)',
+  help: 'The result lists the frames where the point moved farther than this since the previous tracked frame, to check them. Empty: a body length (the body tracker measures it; for ezTrack a fifth of the picture’s smaller side).',
+  min: 0,
+  max: 100000,
+  step: 'any',
+  defaultValue: null,
+  emptyMeans: 'a body length',
+};
+
+const NUMBER_FIELDS = [...EZTRACK_FIELDS, REFERENCE_FIELD, ...BODY_FIELDS, BIN_FIELD, JUMP_FIELD];
 
 export const METHODS: readonly { value: Method; label: string }[] = [
   { value: 'dark', label: 'Dark animal on a lighter arena' },

@@ -101,7 +101,15 @@ describe('the request', () => {
         },
       ],
       exclusions: [{ points: tri }],
-      scale: { px_distance: 50, true_distance: 25, unit: 'cm' },
+      scale: {
+        px_distance: 50,
+        true_distance: 25,
+        unit: 'cm',
+        line: [
+          [10, 20],
+          [40, 60],
+        ],
+      },
     });
   });
 
@@ -132,6 +140,32 @@ describe('the request', () => {
     expect(layout.exclusions).toHaveLength(1);
     expect(layout.scale).toEqual({ a: [110, 120], b: [210, 120], length: '40', unit: 'cm' });
     const again = toRequest(layout);
-    expect(again.ok && again.scale).toEqual({ px_distance: 100, true_distance: 40, unit: 'cm' });
+    expect(again.ok && again.scale).toMatchObject({ px_distance: 100, true_distance: 40, unit: 'cm' });
+  });
+
+  it('draws a stored scale line again where it was drawn; one outside the picture falls back to the middle', () => {
+    const line = [
+      [12.5, 30],
+      [72.5, 110],
+    ];
+    const layout = fromParameters({ scale: { px_distance: 100, true_distance: 8, unit: 'in', line } }, picture);
+    expect(layout.scale).toEqual({ a: [12.5, 30], b: [72.5, 110], length: '8', unit: 'in' });
+    const again = toRequest(layout);
+    expect(again.ok && again.scale).toEqual({ px_distance: 100, true_distance: 8, unit: 'in', line });
+    const outside = fromParameters(
+      {
+        scale: {
+          px_distance: 100,
+          true_distance: 8,
+          unit: 'in',
+          line: [
+            [-5, 30],
+            [95, 30],
+          ],
+        },
+      },
+      picture,
+    );
+    expect(outside.scale).toMatchObject({ a: [110, 120], b: [210, 120] });
   });
 });

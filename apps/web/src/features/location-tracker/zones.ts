@@ -159,6 +159,8 @@ export interface ScaleParameter {
   px_distance: number;
   true_distance: number;
   unit: ScaleUnit;
+  /** The drawn line, kept with the run so it is drawn again when the run's settings are loaded. */
+  line?: [Vertex, Vertex];
 }
 
 export type LayoutErrors = Partial<Record<'zones' | 'exclusions' | 'scale', string>>;
@@ -191,7 +193,14 @@ export function toRequest(layout: Layout):
     if (!(px > 0)) errors.scale = 'Draw the scale line between two different points.';
     else if (layout.scale.length.trim() === '' || !Number.isFinite(length) || length <= 0) {
       errors.scale = 'Give the line’s true length, a number above 0.';
-    } else scale = { px_distance: Math.round(px * 1000) / 1000, true_distance: length, unit: layout.scale.unit };
+    } else {
+      scale = {
+        px_distance: Math.round(px * 1000) / 1000,
+        true_distance: length,
+        unit: layout.scale.unit,
+        line: [[...layout.scale.a], [...layout.scale.b]],
+      };
+    }
   }
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   return {
@@ -208,10 +217,23 @@ const isVertex = (value: unknown): value is Vertex =>
 const readPoints = (raw: unknown): Vertex[] | null =>
   Array.isArray(raw) && raw.length >= 3 && raw.every(isVertex) ? raw.map(([x, y]) => [x, y] as Vertex) : null;
 
+/** A stored scale line, when it is two points inside the picture. */
+function readLine(raw: unknown, picture: Size): [Vertex, Vertex] | null {
+  if (!Array.isArray(raw) || raw.length !== 2 || !raw.every(isVertex)) return null;
+  const [a, b] = raw as [Vertex, Vertex];
+  const inside = ([x, y]: Vertex) => x >= 0 && y >= 0 && x <= picture.width && y <= picture.height;
+  return inside(a) && inside(b)
+    ? [
+        [a[0], a[1]],
+        [b[0], b[1]],
+      ]
+    : null;
+}
+
 /**
- * A run's stored zones, exclusions and scale back into the editor (unusable items are left out). The scale's
- * line is not stored, only its pixel length: it comes back as a horizontal line of that length in the middle of
- * the picture.
+ * A run's stored zones, exclusions and scale back into the editor (unusable items are left out). The scale line
+ * comes back where it was drawn; a run stored without its line (before the line was kept) gets a horizontal line
+ * of the stored pixel length in the middle of the picture.
  */
 export function fromParameters(parameters: Record<string, unknown>, picture: Size): Layout {
   const layout = emptyLayout();
@@ -239,12 +261,11 @@ export function fromParameters(parameters: Record<string, unknown>, picture: Siz
   ) {
     const half = Math.min(scale.px_distance, picture.width) / 2;
     const y = picture.height / 2;
-    layout.scale = {
-      a: [picture.width / 2 - half, y],
-      b: [picture.width / 2 + half, y],
-      length: String(scale.true_distance),
-      unit: scale.unit as ScaleUnit,
-    };
+    const [a, b] = readLine(scale.line, picture) ?? [
+      [picture.width / 2 - half, y],
+      [picture.width / 2 + half, y],
+    ];
+    layout.scale = { a, b, length: String(scale.true_distance), unit: scale.unit as ScaleUnit };
   }
   return layout;
 }

@@ -17,6 +17,7 @@ import {
 import { errorMessage } from '@/lib/errors';
 import { formatTime } from '@/lib/format';
 import { cumulativeDistance, splitTrack } from '../track';
+import { JumpList } from './jump-list';
 
 export type LocationSummary = NonNullable<NonNullable<AnalysisSummary>['location']>;
 type ZoneFigures = LocationSummary['zones'][number];
@@ -137,6 +138,8 @@ export function LocationResult({
           </div>
         </section>
       ) : null}
+
+      <JumpList videoRef={videoRef} analysisUuid={run.analysis_uuid} threshold={location.jumps} player={player} />
 
       <section
         aria-labelledby="lt-distance-chart"

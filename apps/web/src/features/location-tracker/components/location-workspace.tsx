@@ -173,7 +173,7 @@ export function LocationWorkspace({
       ([name]) =>
         !LAYOUT_KEYS.has(name) &&
         !name.match(
-          /^(algorithm|method|use_window|rmv_wire|loc_thresh|window_size|window_weight|wire_krn|reference_frames|bin_s)$/,
+          /^(algorithm|method|use_window|rmv_wire|loc_thresh|window_size|window_weight|wire_krn|reference_frames|bin_s|jump_px)$/,
         ),
     )
     .flatMap(([, messages]) => messages ?? []);

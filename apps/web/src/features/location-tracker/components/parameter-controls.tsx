@@ -14,6 +14,7 @@ import {
   defaultParameterValues,
   EZTRACK_FIELDS,
   type FieldErrors,
+  JUMP_FIELD,
   METHODS,
   type Method,
   type NumberField,
@@ -51,7 +52,7 @@ export function ParameterControls({
           min={field.min}
           max={field.max}
           step={field.step}
-          placeholder={field.defaultValue === null ? 'off' : String(field.defaultValue)}
+          placeholder={field.defaultValue === null ? (field.emptyMeans ?? 'off') : String(field.defaultValue)}
           value={values.numbers[field.name]}
           onChange={(event) =>
             onChange({ ...values, numbers: { ...values.numbers, [field.name]: event.target.value } })
@@ -96,6 +97,7 @@ export function ParameterControls({
         </NativeSelect>
       </Field>
       {numberInput(BIN_FIELD)}
+      {numberInput(JUMP_FIELD)}
       {numberInput(REFERENCE_FIELD)}
       {values.algorithm === 'body_core' ? (
         <Fold key="body" title="Body tracker settings" open={hasError(errors, BODY_NAMES)}>
