@@ -79,6 +79,25 @@ export function withRun(status: 'succeeded' | 'queued'): Endpoint['prepare'] {
 
 const eqRun = (uuid: string) => eq(analyses.analysisUuid, uuid);
 
+/** A succeeded location-tracking run (its positions stored; no reference, so its figures draw on white). */
+const withLocationRun: Endpoint['prepare'] = async (t, fixture, owner) => {
+  await withRun('succeeded')!(t, fixture, owner);
+  const J = JUMPS_FIXTURE;
+  const [run] = await t.ctx.db.select().from(analyses).where(eqRun(fixture.analysisUuid!));
+  const keys = analysisKeys(run!);
+  const positions = Float64Array.from({ length: 2 * J.frames }, (_, i) => (i < J.frames ? i % J.width : 10));
+  await t.ctx.storage.write(keys.track, Buffer.from(positions.buffer));
+  await t.ctx.db
+    .update(analyses)
+    .set({
+      kind: 'location_tracking',
+      parameters: { zones: [], scale: null },
+      source: { fps: J.fps, width: J.width, height: J.height },
+      seriesKey: keys.track,
+    })
+    .where(eqRun(fixture.analysisUuid!));
+};
+
 /** A succeeded run that every member of the project scores blind (ADR 014), so each role's own scoring exists. */
 const withScorers: Endpoint['prepare'] = async (t, fixture, owner) => {
   await withRun('succeeded')!(t, fixture, owner);
@@ -179,6 +198,12 @@ export const accessMatrixAnalysisEndpoints: Endpoint[] = [
     minimum: 'viewer',
     prepare: withRun('succeeded'),
     request: (f) => json('GET', `${runUrl(f)}export/?table=events&format=xlsx`),
+  },
+  {
+    name: 'GET analysis run figure',
+    minimum: 'viewer',
+    prepare: withLocationRun,
+    request: (f) => json('GET', `${runUrl(f)}figure/?name=heatmap&format=png`),
   },
   {
     name: 'GET analysis run series',
