@@ -17,6 +17,7 @@ import {
 import { errorMessage } from '@/lib/errors';
 import { formatTime } from '@/lib/format';
 import { cumulativeDistance, splitTrack } from '../track';
+import { LocationFigures } from './location-figures';
 
 export type LocationSummary = NonNullable<NonNullable<AnalysisSummary>['location']>;
 type ZoneFigures = LocationSummary['zones'][number];
@@ -154,6 +155,8 @@ export function LocationResult({
           <Skeleton className="h-56" />
         )}
       </section>
+
+      <LocationFigures videoRef={videoRef} run={run} />
 
       <Downloads videoRef={videoRef} run={run} />
     </div>
