@@ -180,6 +180,23 @@ describe('the drawn path', () => {
   });
 });
 
+describe('a run without positions', () => {
+  it('draws the reference, the zones and an empty path or heat map', () => {
+    const x = Float64Array.from([Number.NaN, Number.NaN]);
+    const y = Float64Array.from([Number.NaN, Number.NaN]);
+    const reference = new Float32Array(320 * 240).fill(99.5);
+    for (const name of ['track', 'heatmap'] as const) {
+      const layout = layoutFigure(input({ name, x, y, reference }));
+      const svg = renderFigureSvg(layout, 'Nothing tracked');
+      expect(svg).not.toMatch(/data-seconds|<circle/);
+      if (name === 'track') expect(svg).toContain('<path d=""');
+      const png = readPng(renderFigurePng(layout));
+      // Half grey levels round up, as the SVG's embedded reference does.
+      if (name === 'track') expect(new Set(png.pixels)).toEqual(new Set([100]));
+    }
+  });
+});
+
 describe('scale bar', () => {
   it('is the longest 1, 2 or 5 × 10ⁿ of the unit that fits', () => {
     // 100 px = 5 cm: 0.05 cm a pixel.
