@@ -173,6 +173,41 @@ test('draw two zones and a scale, run, read the zone table and download the seri
   const inLeft = lines.slice(1).filter((line) => line.split(',')[6] === '1').length;
   expect(inLeft).toBe(84);
 
+  // The figures: shown from their SVG, and downloaded as PNG (the video's size) and SVG (named zones, scale bar).
+  for (const name of ['track', 'heatmap']) {
+    const figure = page.getByTestId(`figure-${name}`);
+    await expect
+      .poll(() => figure.getByRole('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+      .toBe(MOVING_SQUARE.width);
+    const pngDownload = page.waitForEvent('download');
+    await figure.getByRole('button', { name: 'Download PNG' }).click();
+    const png = readFileSync((await (await pngDownload).path())!);
+    expect((await pngDownload).suggestedFilename()).toMatch(new RegExp(`^M3_square_location-[\\d-]+_${name}\\.png$`));
+    expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([MOVING_SQUARE.width, MOVING_SQUARE.height]);
+    const svgDownload = page.waitForEvent('download');
+    await figure.getByRole('button', { name: 'Download SVG' }).click();
+    expect((await svgDownload).suggestedFilename()).toMatch(new RegExp(`_${name}\\.svg$`));
+    const svg = readFileSync((await (await svgDownload).path())!, 'utf8');
+    const parsed = await page.evaluate((text) => {
+      const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+      return {
+        error: doc.querySelector('parsererror')?.textContent ?? null,
+        zones: [...doc.querySelectorAll('g.zone')].map((zone) => zone.getAttribute('data-name')),
+        scaleBar: doc.getElementById('scale-bar')?.getAttribute('data-unit') ?? null,
+        width: doc.documentElement.getAttribute('width'),
+      };
+    }, svg);
+    expect(parsed).toEqual({
+      error: null,
+      zones: ['Left', 'Right'],
+      scaleBar: 'cm',
+      width: String(MOVING_SQUARE.width),
+    });
+  }
+  await page.getByTestId('figure-track').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('location-tracker-figures.png') });
+
   // Reloading keeps the run open, and its zones come back into the editor.
   await page.reload();
   await expect(page.getByTestId('zone-result-row')).toHaveCount(2);

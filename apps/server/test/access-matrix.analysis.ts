@@ -79,26 +79,27 @@ export function withRun(status: 'succeeded' | 'queued'): Endpoint['prepare'] {
 
 const eqRun = (uuid: string) => eq(analyses.analysisUuid, uuid);
 
-/** withRun('succeeded') made a location-tracking run: its stored positions, a walk of 1 px a frame. */
-function withLocationRun(): Endpoint['prepare'] {
-  return async (t, fixture, owner) => {
-    await withRun('succeeded')!(t, fixture, owner);
-    const J = JUMPS_FIXTURE;
-    const [run] = await t.ctx.db.select().from(analyses).where(eqRun(fixture.analysisUuid!));
-    const key = analysisKeys(run!).track;
-    const positions = Float64Array.from({ length: 2 * J.frames }, (_, i) => (i < J.frames ? i : 10));
-    await t.ctx.storage.write(key, Buffer.from(positions.buffer));
-    await t.ctx.db
-      .update(analyses)
-      .set({
-        kind: 'location_tracking',
-        parameters: { bypass_ranges: [], jump_px: 5 },
-        source: { fps: J.fps, width: J.width, height: J.height },
-        seriesKey: key,
-      })
-      .where(eqRun(run!.analysisUuid));
-  };
-}
+/**
+ * A succeeded location-tracking run: its stored positions, a walk of 1 px a frame (wrapping at the picture's edge),
+ * no reference (its figures draw on white).
+ */
+const withLocationRun: Endpoint['prepare'] = async (t, fixture, owner) => {
+  await withRun('succeeded')!(t, fixture, owner);
+  const J = JUMPS_FIXTURE;
+  const [run] = await t.ctx.db.select().from(analyses).where(eqRun(fixture.analysisUuid!));
+  const keys = analysisKeys(run!);
+  const positions = Float64Array.from({ length: 2 * J.frames }, (_, i) => (i < J.frames ? i % J.width : 10));
+  await t.ctx.storage.write(keys.track, Buffer.from(positions.buffer));
+  await t.ctx.db
+    .update(analyses)
+    .set({
+      kind: 'location_tracking',
+      parameters: { bypass_ranges: [], jump_px: 5, zones: [], scale: null },
+      source: { fps: J.fps, width: J.width, height: J.height },
+      seriesKey: keys.track,
+    })
+    .where(eqRun(fixture.analysisUuid!));
+};
 
 /** A succeeded run that every member of the project scores blind (ADR 014), so each role's own scoring exists. */
 const withScorers: Endpoint['prepare'] = async (t, fixture, owner) => {
@@ -202,6 +203,12 @@ export const accessMatrixAnalysisEndpoints: Endpoint[] = [
     request: (f) => json('GET', `${runUrl(f)}export/?table=events&format=xlsx`),
   },
   {
+    name: 'GET analysis run figure',
+    minimum: 'viewer',
+    prepare: withLocationRun,
+    request: (f) => json('GET', `${runUrl(f)}figure/?name=heatmap&format=png`),
+  },
+  {
     name: 'GET analysis run series',
     minimum: 'viewer',
     prepare: withRun('succeeded'),
@@ -210,7 +217,7 @@ export const accessMatrixAnalysisEndpoints: Endpoint[] = [
   {
     name: 'GET analysis run jumps (location tracking)',
     minimum: 'viewer',
-    prepare: withLocationRun(),
+    prepare: withLocationRun,
     request: (f) => json('GET', `${runUrl(f)}jumps/`),
   },
   {

@@ -5,6 +5,10 @@ describe('download names', () => {
   it('names a file after subject, video and run, safe for every file system', () => {
     const run = runNamePart({ kind: 'movement_detection', createdAt: new Date('2026-11-27T23:59:00Z') });
     expect(downloadFileName(['M3', 'open field.mp4', run], 'csv')).toBe('M3_open-field_movement-2026-11-27.csv');
+    const location = runNamePart({ kind: 'location_tracking', createdAt: new Date('2026-11-27T08:00:00Z') });
+    expect(downloadFileName(['M3', 'box.avi', location, 'heatmap'], 'svg')).toBe(
+      'M3_box_location-2026-11-27_heatmap.svg',
+    );
     expect(fileNamePart('  a/b\\c:d*e?f"g<h>i|j\u0001k  ')).toBe('a-b-c-d-e-f-g-h-i-j-k');
     expect(fileNamePart('...hidden.')).toBe('hidden');
     expect(fileNamePart('x'.repeat(200))).toHaveLength(60);

@@ -41,7 +41,14 @@ export const fileDate = (date: Date) => date.toISOString().slice(0, 10);
 
 /** A run's part of a file name: its kind and the day it was made (`movement-2026-11-27`). */
 export function runNamePart(run: { kind: string; createdAt: Date }): string {
-  const kind = run.kind === 'movement_detection' ? 'movement' : run.kind === 'event_detection' ? 'detection' : 'import';
+  const kind =
+    run.kind === 'movement_detection'
+      ? 'movement'
+      : run.kind === 'event_detection'
+        ? 'detection'
+        : run.kind === 'location_tracking'
+          ? 'location'
+          : 'import';
   return `${kind}-${fileDate(run.createdAt)}`;
 }
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { attachmentDisposition } from '../../lib/download-names.js';
 import { errorSchema, noContent, projectErrorResponses } from '../../lib/openapi.js';
 import { pageSchema } from '../../lib/pagination.js';
 import { projectScope, videoScope } from '../../lib/project-scope.js';
@@ -31,11 +32,14 @@ import {
   updateEventsResponse,
 } from './analysis.schemas.js';
 import * as service from './analysis.service.js';
+import { locationFigure } from './location.figure.js';
+import { figureQuery } from './location.schemas.js';
 
 const tags = ['analysis'];
 const base = '/projects/:project_uuid/subjects/:subject_uuid/videos/:video_uuid/analysis';
 
 const fileResponse = z.any().meta({ description: 'The file (CSV or XLSX)', type: 'string', format: 'binary' });
+const figureResponse = z.any().meta({ description: 'The figure (PNG or SVG)', type: 'string', format: 'binary' });
 
 export default async function analysisRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -317,6 +321,32 @@ export default async function analysisRoutes(app: FastifyInstance) {
         format,
       );
       return sendTables(reply, tables, format, nameParts);
+    },
+  );
+
+  api.get(
+    `${base}/:analysis_uuid/figure/`,
+    {
+      onRequest: app.authenticate,
+      config: { access: 'viewer' },
+      schema: {
+        tags,
+        summary: "A location-tracking run's figure (`?name=track|heatmap&format=png|svg`) over its reference picture",
+        description:
+          "The path of the positions (`track`) or the time spent per spatial bin (`heatmap`), zones outlined and named, a scale bar when the run has a scale; the video's own size in pixels. The PNG has no words (no fonts on the server): the SVG names the zones and the scale bar. A run of another kind, or one not finished, is 400.",
+        params: analysisParams,
+        querystring: figureQuery,
+        response: { 200: figureResponse, ...projectErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { name, format } = request.query;
+      const figure = await locationFigure(ctx, videoScope(request), request.params.analysis_uuid, name, format);
+      return reply
+        .header('content-type', figure.contentType)
+        .header('content-disposition', attachmentDisposition(figure.fileName))
+        .header('cache-control', 'no-store')
+        .send(figure.bytes);
     },
   );
 

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { timeRangesSchema } from '../../lib/time-ranges.js';
 import { DEFAULT_LOCATION_ALGORITHM, LOCATION_ALGORITHMS } from './engine/location/algorithms.js';
 import { BODY_ALGORITHM, BODY_DEFAULTS, BODY_POLARITIES, BODY_RANGES } from './engine/location/body-parameters.js';
+import { FIGURE_FORMATS, FIGURE_NAMES } from './engine/location/figure.js';
 import { EZTRACK_DEFAULTS } from './engine/location/tracker.js';
 
 const number = (field: string) => z.number({ error: `${field} must be a number.` });
@@ -253,3 +254,9 @@ export const locationSummarySchema = z
   .meta({
     description: 'A location-tracking run: distance, speed and the zones (definitions: engine/location/summary.ts)',
   });
+
+/** `figure/`'s query: which figure, in which format (ADR 025). */
+export const figureQuery = z.object({
+  name: z.enum(FIGURE_NAMES, { error: `name must be one of: ${FIGURE_NAMES.join(', ')}.` }),
+  format: z.enum(FIGURE_FORMATS, { error: `format must be one of: ${FIGURE_FORMATS.join(', ')}.` }).default('png'),
+});

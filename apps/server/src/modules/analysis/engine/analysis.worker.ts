@@ -10,6 +10,9 @@ import { ProcessError } from '../../../adapters/media/run-process.js';
 import { parseTimeseriesCsv } from '../timeseries-csv.js';
 import { detectEvents, sampleTime } from './events.js';
 import { freezingSummary } from './freezing.js';
+import { layoutFigure } from './location/figure.js';
+import { renderFigurePng } from './location/figure-raster.js';
+import { renderFigureSvg } from './location/figure-svg.js';
 import { polygonsMask } from './location/polygon-mask.js';
 import { medianReference } from './location/reference.js';
 import { locationSummary } from './location/summary.js';
@@ -95,6 +98,12 @@ async function run(task: WorkerTask): Promise<{ result: unknown; transfer: Array
         mask: polygonsMask([zone.points], rest.width, rest.height),
       }));
       return { result: locationSummary({ ...rest, zones: masks }), transfer: [] };
+    }
+    case 'location-figure': {
+      const layout = layoutFigure(task.input);
+      const bytes =
+        task.format === 'png' ? renderFigurePng(layout) : new TextEncoder().encode(renderFigureSvg(layout, task.title));
+      return { result: { bytes }, transfer: [bytes.buffer as ArrayBuffer] };
     }
   }
 }

@@ -4,6 +4,7 @@
  */
 import type { EventDetectionParameters, Series } from './events.js';
 import type { FreezingParameters, FreezingSummary } from './freezing.js';
+import type { FigureFormat, FigureInput } from './location/figure.js';
 import type { LocationSummary, LocationSummaryInput } from './location/summary.js';
 import type { FramePick, TrackRangeTask } from './location/track-range.js';
 import type { TrackerHandoff } from './location/tracker.js';
@@ -79,6 +80,15 @@ export interface LocationSummaryTask {
   input: Omit<LocationSummaryInput, 'zones'> & { zones: { name: string; points: PolygonPoints }[] };
 }
 
+/** A run's figure (track or heat map) drawn as PNG or SVG. */
+export interface LocationFigureTask {
+  kind: 'location-figure';
+  input: FigureInput;
+  format: FigureFormat;
+  /** The SVG's title. */
+  title: string;
+}
+
 export type WorkerTask =
   | ({ kind: 'frames' } & FrameRangeTask)
   | DetectTask
@@ -86,7 +96,8 @@ export type WorkerTask =
   | ({ kind: 'preview' } & PreviewTask)
   | LocationTask
   | LocationReferenceTask
-  | LocationSummaryTask;
+  | LocationSummaryTask
+  | LocationFigureTask;
 
 export interface TaskResults {
   frames: { values: Float64Array };
@@ -97,6 +108,7 @@ export interface TaskResults {
   /** `notes`: what the run's summary says about the reference (it held the animal, and was repaired or not). */
   'location-reference': { reference: Float32Array; notes: string[] };
   'location-summary': LocationSummary;
+  'location-figure': { bytes: Uint8Array };
 }
 
 /** Thread → server. */

@@ -18,6 +18,7 @@ import { errorMessage } from '@/lib/errors';
 import { formatTime } from '@/lib/format';
 import { cumulativeDistance, splitTrack } from '../track';
 import { JumpList } from './jump-list';
+import { LocationFigures } from './location-figures';
 
 export type LocationSummary = NonNullable<NonNullable<AnalysisSummary>['location']>;
 type ZoneFigures = LocationSummary['zones'][number];
@@ -157,6 +158,8 @@ export function LocationResult({
           <Skeleton className="h-56" />
         )}
       </section>
+
+      <LocationFigures videoRef={videoRef} run={run} />
 
       <Downloads videoRef={videoRef} run={run} />
     </div>
