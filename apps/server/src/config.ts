@@ -35,6 +35,11 @@ export interface AppConfig {
   /** Longest analysis segment in seconds of video; long videos are cut into segments any worker can take. */
   analysisSegmentSeconds: number;
   /**
+   * Frames a location-tracking piece tracks before its first to catch up with a single pass (ADR 027; at most
+   * LOCATION_WARM_UP_FRAMES). Not an operator's setting: tests lower it to make pieces that must be tracked again.
+   */
+  locationWarmUpFrames: number;
+  /**
    * How often a worker process looks for runs and videos whose jobs are gone; one found on two looks in a row
    * fails with a message (so within twice this).
    */
@@ -146,6 +151,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     runHttp: true,
     analysisWorkers: positiveInt('ANALYSIS_WORKERS', env.ANALYSIS_WORKERS, availableParallelism()),
     analysisSegmentSeconds: positiveNumber('ANALYSIS_SEGMENT_SECONDS', env.ANALYSIS_SEGMENT_SECONDS, 300),
+    locationWarmUpFrames: 600,
     jobWatchdogSeconds: positiveNumber('JOB_WATCHDOG_SECONDS', env.JOB_WATCHDOG_SECONDS, 30),
     playbackPieceSeconds: positiveNumber('PLAYBACK_PIECE_SECONDS', env.PLAYBACK_PIECE_SECONDS, 300),
     trashDays: nonNegativeNumber('TRASH_DAYS', env.TRASH_DAYS, 30),

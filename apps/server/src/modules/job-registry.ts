@@ -2,7 +2,7 @@ import type { AppContext } from '../context.js';
 import type { AnyJobDefinition } from '../jobs/job-queue.js';
 import { analysisDetectJob, analysisSegmentJob } from './analysis/analysis.runs.js';
 import { prepareCleanStarts } from './analysis/clean-starts.js';
-import { analysisTrackJob } from './analysis/location.runs.js';
+import { analysisTrackJob, locationReferenceJob } from './analysis/location.runs.js';
 import { authMailJob } from './auth/auth.mail.js';
 import { deletePendingFilesJob } from './files/file-deletion.js';
 import { trashPurgeJob } from './trash/trash.purge.js';
@@ -23,6 +23,7 @@ export const jobDefinitions: AnyJobDefinition<AppContext>[] = [
   playbackPieceJob,
   analysisSegmentJob,
   analysisTrackJob,
+  locationReferenceJob,
   analysisDetectJob,
   authMailJob,
   trashPurgeJob,

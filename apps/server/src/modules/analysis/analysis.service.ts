@@ -32,7 +32,7 @@ import { cleanStartsFor, plannedSegments } from './clean-starts.js';
 import { maxLeadFrames, withCleanStarts } from './engine/plan.js';
 import { runTask } from './engine/worker-client.js';
 import { parseLocationParameters } from './location.parameters.js';
-import { locationPieces } from './location.runs.js';
+import { locationPieces, locationReferenceJob } from './location.runs.js';
 
 /**
  * Bumped whenever a change to the algorithms could change a result; stored with every run. intensity-change 2
@@ -228,7 +228,12 @@ export async function createAnalysis(
     );
     return run!.analysisUuid;
   });
-  await sendOrFail(context, analysisUuid, () => pieces.queue(context, analysisUuid));
+  // A location run computes its reference first; that job queues the pieces (ADR 027).
+  await sendOrFail(context, analysisUuid, () =>
+    body.kind === 'location_tracking'
+      ? context.jobs.send(locationReferenceJob, { analysisUuid }).then(() => undefined)
+      : pieces.queue(context, analysisUuid),
+  );
   return { analysisUuid, notices };
 }
 

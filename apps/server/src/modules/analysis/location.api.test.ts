@@ -1,10 +1,11 @@
 /**
  * Location-tracking runs through the API (issue 22): parameters checked by field with nothing created, a run of
- * chained pieces in worker threads on a generated video with a known track, the summary and the series export
- * agreeing with the stored positions, a split run equal to a single pass, and the project's roles.
+ * pieces side by side in worker threads on a generated video with a known track, the summary and the series export
+ * agreeing with the stored positions, a split run equal to a single pass (pieces whose warm-up caught up kept,
+ * the others tracked again: ADR 027), and the project's roles.
  */
 
-import { eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, createUser, type TestUser } from '../../../test/factories.js';
@@ -19,6 +20,7 @@ import { createTestApp, type TestApp } from '../../../test/test-app.js';
 import { analysisSegments } from '../../db/schema.js';
 import { BODY_DEFAULTS } from './engine/location/body-parameters.js';
 import { polygonsMask } from './engine/location/polygon-mask.js';
+import { type PieceStates, sameState } from './engine/location/reconcile.js';
 
 const F = LOCATION_FIXTURE;
 
@@ -207,7 +209,7 @@ describe('location tracking API', () => {
     expect(await runCount()).toBe(before);
   });
 
-  it('tracks the box in chained pieces: positions on the known track, every default kept with the run', async () => {
+  it('tracks the box in pieces side by side: positions on the known track, every default kept with the run', async () => {
     const created = await post(owner, analysisUrl, {
       kind: 'location_tracking',
       parameters: {
@@ -234,7 +236,7 @@ describe('location tracking API', () => {
       exclusions: [],
       zones: ZONES,
     });
-    // Several pieces, chained (the plan is stored with the run).
+    // Several pieces (the plan is stored with the run).
     const pieces = await t.ctx.db
       .select()
       .from(analysisSegments)
@@ -355,6 +357,47 @@ describe('location tracking API', () => {
     expect((await exportCsv(single.analysis_uuid)).body).toBe((await exportCsv(run.analysis_uuid)).body);
     expect(single.summary!.location).toEqual(run.summary!.location);
   }, 180_000);
+
+  /** A run of `parameters` with these settings for its planning (restored after). */
+  async function runWith(parameters: Record<string, unknown>, settings: Partial<TestApp['ctx']['config']>) {
+    const saved = { ...t.ctx.config };
+    Object.assign(t.ctx.config, settings);
+    try {
+      const created = await post(owner, analysisUrl, { kind: 'location_tracking', parameters });
+      expect(created.statusCode).toBe(201);
+      const done = await waitForRun(created.json().analysis_uuid as string);
+      expect(done.error).toBeNull();
+      expect(done.status).toBe('succeeded');
+      return done;
+    } finally {
+      Object.assign(t.ctx.config, saved);
+    }
+  }
+
+  it('pieces that caught up in their warm-up are kept, the others tracked again: both equal a single pass', async () => {
+    for (const algorithm of ['eztrack', 'body_core'] as const) {
+      const parameters = { algorithm, zones: ZONES, bypass_ranges: [[2, 2.5]] };
+      const single = await runWith(parameters, { analysisSegmentSeconds: 600 });
+      const expected = (await exportCsv(single.analysis_uuid)).body;
+      for (const warmUp of [0, 20]) {
+        const split = await runWith(parameters, { locationWarmUpFrames: warmUp });
+        const pieces = await t.ctx.db
+          .select()
+          .from(analysisSegments)
+          .where(eq(analysisSegments.analysisUuid, split.analysis_uuid))
+          .orderBy(asc(analysisSegments.index));
+        expect(pieces.length).toBeGreaterThan(2);
+        const states = pieces.map((piece) => piece.handoff as PieceStates);
+        const caughtUp = states.slice(1).map((state, i) => sameState(state.entry, states[i]!.exit));
+        // No warm-up: every piece after the first started from nothing, so each was tracked again.
+        if (warmUp === 0) expect(caughtUp, algorithm).toEqual(caughtUp.map(() => false));
+        // eztrack's state is its last position: 20 frames are plenty to catch up (1–4 measured), so none was.
+        if (warmUp === 20 && algorithm === 'eztrack') expect(caughtUp).toEqual(caughtUp.map(() => true));
+        expect((await exportCsv(split.analysis_uuid)).body, `${algorithm}, warm-up ${warmUp}`).toBe(expected);
+        expect(split.summary!.location).toEqual(single.summary!.location);
+      }
+    }
+  }, 300_000);
 
   it('exports XLSX; a location run has no events to export or detect on', async () => {
     const xlsx = await get(viewer, `${analysisUrl}${run.analysis_uuid}/export/?table=series&format=xlsx`);

@@ -71,13 +71,13 @@ async function run(task: WorkerTask): Promise<{ result: unknown; transfer: Array
     }
     case 'location': {
       const make = (handoff: TrackerHandoff | null) => createTracker({ ...task.tracker, handoff });
-      const { x, y, handoff } = await trackFrameRange(task, make, task.tracker.handoff, {
+      const { x, y, handoff, entry } = await trackFrameRange(task, make, task.tracker.handoff, {
         signal: controller.signal,
         onSpawn: (pid) => send({ type: 'spawned', pid }),
         onProgress: (framesDone) => send({ type: 'progress', framesDone }),
       });
       return {
-        result: { x, y, handoff },
+        result: { x, y, handoff, entry },
         transfer: [x.buffer as ArrayBuffer, y.buffer as ArrayBuffer],
       };
     }

@@ -104,7 +104,8 @@ export interface TaskResults {
   detect: DetectResult;
   import: ImportResult;
   preview: PreviewResult;
-  location: { x: Float64Array; y: Float64Array; handoff: TrackerHandoff };
+  /** `entry`: the tracker's state just before the first frame (after the warm-up, if any). */
+  location: { x: Float64Array; y: Float64Array; handoff: TrackerHandoff; entry: TrackerHandoff };
   /** `notes`: what the run's summary says about the reference (it held the animal, and was repaired or not). */
   'location-reference': { reference: Float32Array; notes: string[] };
   'location-summary': LocationSummary;

@@ -18,8 +18,13 @@ export interface TrackRangeTask {
   startFrame: number;
   /** One past the last frame wanted; null = to the end of the video. */
   endFrame: number | null;
-  /** A clean start at or before startFrame; frames before startFrame are decoded and dropped. */
+  /** A clean start at or before startFrame (and warmUpFrom); frames before startFrame give no position. */
   start?: CleanStart;
+  /**
+   * Frames [warmUpFrom, startFrame) are shown to the tracker but give no position: a piece that runs beside the
+   * one before it catches up with the tracker's state there (`entry` says whether it did). None: no warm-up.
+   */
+  warmUpFrom?: number;
   /** Frames in these [start, end) seconds get no position and are not shown to the tracker. */
   bypass_ranges: [number, number][];
   /** ffmpeg decoding threads (0 = ffmpeg's choice). */
@@ -39,6 +44,8 @@ export interface TrackRangeResult {
   y: Float64Array;
   /** What the next frame (the next piece) starts from. */
   handoff: TrackerHandoff;
+  /** The tracker's state just before startFrame: the given hand-off, or where the warm-up brought it. */
+  entry: TrackerHandoff;
 }
 
 /** Makes the tracker that continues from `handoff` (null: the video's first frame). */
@@ -79,19 +86,34 @@ export async function trackFrameRange(
   hooks: TrackRangeHooks = {},
 ): Promise<TrackRangeResult> {
   let tracker = makeTracker(handoff);
+  let entry: TrackerHandoff | null = null;
   const { source } = task;
   const start = task.start ?? FILE_START;
-  if (start.frame > task.startFrame) {
-    throw new Error(`a decode start at frame ${start.frame} cannot give frame ${task.startFrame}`);
+  const firstShown = Math.min(task.warmUpFrom ?? task.startFrame, task.startFrame);
+  if (start.frame > firstShown) {
+    throw new Error(`a decode start at frame ${start.frame} cannot give frame ${firstShown}`);
   }
   const frameLimit = task.endFrame === null ? null : task.endFrame - start.frame;
   const bypassed = bypassCursor(task.bypass_ranges, source.fps);
   let x = new Float64Array(Math.max(1, frameLimit ?? 1024));
   let y = new Float64Array(x.length);
   let produced = 0;
+  /** A warm-up frame: tracked as any frame (a bypass forgets the position), its position dropped. */
+  const showBypassAware = (current: FrameTracker, frame: Uint8Array, frameNumber: number) => {
+    if (bypassed(frameNumber)) {
+      return current.handoff().previous !== null ? makeTracker({ ...current.handoff(), previous: null }) : current;
+    }
+    current.track(frame);
+    return current;
+  };
   const onFrame = (frame: Uint8Array, decodedIndex: number) => {
     const frameNumber = start.frame + decodedIndex;
-    if (frameNumber < task.startFrame) return;
+    if (frameNumber < firstShown) return;
+    if (frameNumber < task.startFrame) {
+      tracker = showBypassAware(tracker, frame, frameNumber);
+      return;
+    }
+    entry ??= tracker.handoff();
     if (produced === x.length) {
       const grownX = new Float64Array(x.length * 2);
       const grownY = new Float64Array(x.length * 2);
@@ -124,7 +146,12 @@ export async function trackFrameRange(
     { ...reader, signal: hooks.signal, onSpawn: hooks.onSpawn },
   );
   hooks.onProgress?.(produced);
-  return { x: x.slice(0, produced), y: y.slice(0, produced), handoff: tracker.handoff() };
+  return {
+    x: x.slice(0, produced),
+    y: y.slice(0, produced),
+    handoff: tracker.handoff(),
+    entry: entry ?? tracker.handoff(),
+  };
 }
 
 /** Frames to decode from one clean start: `frames` increasing, each at or after `start.frame`. */
