@@ -1,8 +1,9 @@
 /**
  * A location-tracking run in the job system (issue 22): chained pieces over frame ranges (`analyses.track`, the
  * pieces module's `chained` hand-off), each in a worker thread, piece i + 1 starting from the tracker state piece
- * i saved — so a split run equals a single pass. The reference picture is computed once per run, by the first
- * piece that needs it, and stored beside the run; every piece reads that one. The piece that completes the set
+ * i saved — so a split run equals a single pass. The reference picture is computed once per video and reference
+ * setting (location.reference.ts; a preview may have made it), copied beside the run by the first piece that needs
+ * it; every piece reads that one. The piece that completes the set
  * joins the positions in plan order, computes the summary in a worker thread and completes the run.
  *
  * Storage: the positions are one file, `track.f64` — x of every frame, then y (Float64, NaN = none) — kept in the
@@ -19,12 +20,10 @@ import { analysisKeys } from '../../lib/storage-keys.js';
 import { openMediaInput } from './analysis.media-input.js';
 import { PermanentRunFailure, readFloat64 } from './analysis.results.js';
 import { type AnalysisRow, decodeFailure, loadRun, type RunSource, runPieceCommon } from './analysis.runs.js';
-import { cleanStartsFor } from './clean-starts.js';
-import { referenceFrameIndices } from './engine/location/reference.js';
 import type { LocationSummary } from './engine/location/summary.js';
-import { framePicks } from './engine/location/track-range.js';
 import type { TrackerHandoff } from './engine/location/tracker.js';
 import { runTask } from './engine/worker-client.js';
+import { locationReference, readBytes } from './location.reference.js';
 import type { LocationParameters } from './location.schemas.js';
 
 const pieceKey = (run: AnalysisRow, index: number) => analysisKeys(run).segment(index);
@@ -32,52 +31,41 @@ const pieceKey = (run: AnalysisRow, index: number) => analysisKeys(run).segment(
 /** Segments decode side by side elsewhere; more ffmpeg threads than cores only add switching. */
 const threadsFor = (context: AppContext) => (context.config.analysisWorkers > 1 ? 1 : 0);
 
-async function readBytes(context: AppContext, key: string): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of await context.storage.read(key)) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
 /**
- * The run's reference: stored by the first piece that computed it, else computed now — the frames at
- * `referenceFrameIndices`, each decoded from the latest proven clean start at or before it (the file's start when
- * none is proven), their per-pixel median taken in a worker thread — and stored.
+ * The run's reference: stored beside the run by the first piece that needed it, else the video's reference for
+ * the run's setting (location.reference.ts: read from the video's cache, or computed and cached) — stored beside the
+ * run with its notes, so the run keeps the picture it tracked on whatever happens to the cache.
  */
 export async function runReference(
   context: AppContext,
   run: AnalysisRow,
-  video: { videoUuid: string },
   input: MediaInput,
   signal?: AbortSignal,
 ): Promise<Float32Array> {
-  const key = analysisKeys(run).reference;
-  if (await context.storage.stat(key)) {
-    const bytes = await readBytes(context, key);
+  const keys = analysisKeys(run);
+  if (await context.storage.stat(keys.reference)) {
+    const bytes = await readBytes(context, keys.reference);
     const reference = new Float32Array(bytes.length / 4);
     new Uint8Array(reference.buffer).set(bytes);
     return reference;
   }
-  const source = run.source as RunSource;
-  const parameters = run.parameters as LocationParameters;
-  const frames = referenceFrameIndices(source.frameCount, parameters.reference_frames);
-  const starts = await cleanStartsFor(context, video, input, source.fps, frames, signal);
-  const { reference, notes } = await runTask(
-    {
-      kind: 'location-reference',
-      ffmpeg: context.media.binaries.ffmpeg,
-      source: { ...source, ...input },
-      picks: framePicks(frames, starts),
-      threads: threadsFor(context),
-      tracker: { parameters, exclusions: parameters.exclusions.map((region) => region.points) },
-    },
-    { signal },
+  const { reference, notes } = await locationReference(
+    context,
+    run,
+    run.source as RunSource,
+    input,
+    run.parameters as LocationParameters,
+    signal,
   ).catch((error: unknown) => {
     if (error instanceof DecodeErrorReport) throw new PermanentRunFailure(decodeFailure(error));
     throw error;
   });
   // The notes first: a reference stored without them would be read as one that needed none.
-  await context.storage.write(analysisKeys(run).referenceNotes, Buffer.from(JSON.stringify(notes)));
-  await context.storage.write(key, Buffer.from(reference.buffer, reference.byteOffset, reference.byteLength));
+  await context.storage.write(keys.referenceNotes, Buffer.from(JSON.stringify(notes)));
+  await context.storage.write(
+    keys.reference,
+    Buffer.from(reference.buffer, reference.byteOffset, reference.byteLength),
+  );
   return reference;
 }
 
@@ -127,7 +115,7 @@ async function processLocationPiece(context: AppContext, run: AnalysisRow, work:
   const local = await openMediaInput(context, { originalKey: video.originalKey, container: video.container });
   let result: Awaited<ReturnType<typeof trackPiece>>;
   try {
-    const reference = await runReference(context, run, { videoUuid: run.videoUuid }, local.input, work.signal);
+    const reference = await runReference(context, run, local.input, work.signal);
     try {
       result = await trackPiece(context, run, local.input, work, reference, start);
     } catch (error) {
