@@ -13,14 +13,16 @@ import { createTracker } from './trackers.js';
 
 type Rgb = readonly [number, number, number];
 
-/** Zone outlines cycle through these (distinct on gray pictures). */
+/** Zone outlines cycle through the Location Tracker's default zone colours, in its order (web zones.ts). */
 const ZONE_COLOURS: Rgb[] = [
+  [245, 158, 11],
   [56, 189, 248],
-  [74, 222, 128],
+  [163, 230, 53],
   [244, 114, 182],
-  [251, 146, 60],
   [167, 139, 250],
+  [251, 113, 133],
   [45, 212, 191],
+  [250, 204, 21],
 ];
 const EXCLUDED: Rgb = [30, 30, 30];
 const TRAIL: Rgb = [250, 204, 21];
