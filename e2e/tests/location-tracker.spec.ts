@@ -33,7 +33,7 @@ async function videoLoaded(page: Page) {
     .toBeGreaterThanOrEqual(2);
 }
 
-test('draw two zones and a scale, run, read the zone table and download the series', async ({ page }) => {
+test('draw two zones and a scale, preview, run, read the zone table and download the series', async ({ page }) => {
   test.setTimeout(180_000);
   // Tall enough for the whole picture: drawing needs it on screen.
   await page.setViewportSize({ width: 1280, height: 1000 });
@@ -87,14 +87,55 @@ test('draw two zones and a scale, run, read the zone table and download the seri
 
   await page.screenshot({ path: test.info().outputPath('location-tracker-zones.png'), fullPage: true });
 
+  // Preview 3 s from the player's frame: the picture with the zones and the point, and a few positions on the square.
+  const previewOnce = async () => {
+    const answer = page.waitForResponse((r) => r.url().endsWith('/analysis/create-preview/'));
+    await page.getByRole('button', { name: 'Preview', exact: true }).click();
+    const response = await answer;
+    expect(response.status()).toBe(200);
+    expect(response.request().postDataJSON()).toMatchObject({ kind: 'location_tracking', start_s: 0, length_s: 3 });
+    return response.json() as Promise<{ frames: number[]; x: (number | null)[] }>;
+  };
+  const first = await previewOnce();
+  expect(first.frames).toHaveLength(MOVING_SQUARE.fps * 3);
+  await expect(page.getByTestId('preview-image')).toHaveAttribute('src', /^data:image\/png;base64,/);
+  await expect(page.getByTestId('preview-elapsed')).toContainText(/90 of 90 frames tracked .*computed and kept/);
+  const rows = page.getByTestId('preview-positions').locator('tbody tr');
+  await expect(rows).toHaveCount(8);
+  await expect(rows.first().getByRole('cell')).toHaveText(['0', /^0:00/, /^\d+\.\d$/, /^\d+\.\d$/]);
+  // Other zones: the same reference, read back.
+  await page.getByLabel('Name of zone 2').fill('East');
+  await previewOnce();
+  await expect(page.getByTestId('preview-elapsed')).toContainText(/reference reused/);
+  await page.getByLabel('Name of zone 2').fill('Right');
+  await page.getByTestId('preview-image').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('location-tracker-preview.png'), fullPage: true });
+
+  // The reference choices: an empty-arena video of the project (none of this size here), or chosen frames.
+  const reference = page.getByTestId('reference-choice');
+  await reference.getByLabel('An empty-arena video').check();
+  await expect(reference.getByLabel('Empty-arena video', { exact: true })).toBeVisible();
+  await reference.getByLabel('Frames I choose').check();
+  await reference.getByRole('button', { name: 'Add this frame' }).click();
+  await expect(reference.getByLabel('Reference frames of this video')).toHaveValue('0');
+  await reference.getByLabel('Reference frames of this video').fill('0, 30, 60, 90');
+  const chosen = page.waitForResponse((r) => r.url().endsWith('/analysis/create-preview/'));
+  await page.getByRole('button', { name: 'Preview', exact: true }).click();
+  const chosenAnswer = await chosen;
+  expect(chosenAnswer.request().postDataJSON().parameters.reference).toEqual({ frames: [0, 30, 60, 90] });
+  expect(chosenAnswer.status()).toBe(200);
+  await expect(page.getByTestId('preview-elapsed')).toContainText(/computed and kept/);
+  await reference.getByLabel('Frames spread over this video').check();
+
   const created = page.waitForRequest(
     (r) => r.method() === 'POST' && /\/videos\/[^/]+\/analysis\/$/.test(new URL(r.url()).pathname),
   );
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   const body = (await created).postDataJSON() as { kind: string; parameters: Record<string, unknown> };
   expect(body.kind).toBe('location_tracking');
-  // The default tracker: the body's centre.
+  // The default tracker: the body's centre, on the default reference.
   expect(body.parameters.algorithm).toBe('body_core');
+  expect(body.parameters.reference).toBeNull();
   // What was drawn, in video pixels (a screen pixel is less than one video pixel here: within 1 px).
   const zones = body.parameters.zones as { name: string; points: [number, number][] }[];
   const near = (points: [number, number][], expected: [number, number][]) =>

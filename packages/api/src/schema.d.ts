@@ -5849,7 +5849,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Movement detection on a short window (≤ 10 s), answered at once, with a picture */
+        /**
+         * Movement detection or location tracking on a short window (≤ 10 s), answered at once, with a picture
+         * @description Body `{kind, parameters, start_s, length_s}`; `kind` movement_detection (the default) or location_tracking, whose parameters are checked as a run's. A location preview computes the reference once per video and reference setting and keeps it for later previews and runs.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -5864,6 +5867,11 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /**
+                         * @default movement_detection
+                         * @enum {string}
+                         */
+                        kind?: "movement_detection" | "location_tracking";
                         /** @default {} */
                         parameters?: {
                             [key: string]: unknown;
@@ -5883,6 +5891,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
+                            kind: "movement_detection";
                             start_s: number;
                             fps: number;
                             frames: number[];
@@ -5892,6 +5902,26 @@ export interface paths {
                             threshold: number;
                             /** @description The last frame as a PNG data URL: changed pixels red, ROIs drawn */
                             image: string;
+                            elapsed_ms: number;
+                            /** @description What was changed in the request and why: a bypass range past the video's end is cut there (or left out when it starts after the end) */
+                            notices: string[];
+                        } | {
+                            /** @enum {string} */
+                            kind: "location_tracking";
+                            start_s: number;
+                            fps: number;
+                            frames: number[];
+                            /** @description x of each frame in video pixels; null: no position */
+                            x: (number | null)[];
+                            y: (number | null)[];
+                            /** @description The window's last frame as a PNG data URL: zones, exclusions, the window's track and the tracked point */
+                            image: string;
+                            reference: {
+                                /** @description The reference was read from the cache (made by an earlier preview or run) */
+                                cached: boolean;
+                                /** @description What the check of the reference found (as a run's summary notes) */
+                                notes: string[];
+                            };
                             elapsed_ms: number;
                             /** @description What was changed in the request and why: a bypass range past the video's end is cut there (or left out when it starts after the end) */
                             notices: string[];

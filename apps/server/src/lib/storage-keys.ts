@@ -8,6 +8,7 @@
  *   projects/{project}/videos/{video}/playback.mp4 | thumbnail.jpg    made by the processing job
  *   projects/{project}/videos/{video}/playback-pieces/{i}.mp4        the copy's pieces until they are joined
  *   projects/{project}/videos/{video}/analyses/{run}/series.f64 | times.f64 | series.csv | segments/{i}.f64
+ *   projects/{project}/videos/{video}/location-references/{id}.f32 | {id}.json   references cached per setting
  *   users/{id}/avatar-{name}
  *
  * Installations from before migration 0010 kept a video's files under its subject
@@ -57,6 +58,16 @@ export function videoKeys(video: { projectUuid: string; videoUuid: string }, ori
 export function playbackPieceKeys(video: { projectUuid: string; videoUuid: string }) {
   const prefix = `${videoStoragePrefix(video)}playback-pieces/`;
   return { prefix, piece: (index: number) => `${prefix}${index}.mp4` };
+}
+
+/**
+ * A video's location-tracking reference for one reference setting (`id`, a digest of what the reference depends
+ * on: location.reference.ts), shared by the video's previews and runs: the picture (Float32 per pixel) and, beside
+ * it, the notes its check made (JSON). Under the video's prefix, so it goes with the video.
+ */
+export function locationReferenceKeys(video: { projectUuid: string; videoUuid: string }, id: string) {
+  const prefix = `${videoStoragePrefix(video)}location-references/`;
+  return { prefix, picture: `${prefix}${id}.f32`, notes: `${prefix}${id}.json` };
 }
 
 /** Everything a run owns, under its video (deleting the video removes it). */

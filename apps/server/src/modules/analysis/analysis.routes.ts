@@ -74,7 +74,9 @@ export default async function analysisRoutes(app: FastifyInstance) {
       config: { access: 'member', work: 'process' },
       schema: {
         tags,
-        summary: 'Movement detection on a short window (≤ 10 s), answered at once, with a picture',
+        summary: 'Movement detection or location tracking on a short window (≤ 10 s), answered at once, with a picture',
+        description:
+          "Body `{kind, parameters, start_s, length_s}`; `kind` movement_detection (the default) or location_tracking, whose parameters are checked as a run's. A location preview computes the reference once per video and reference setting and keeps it for later previews and runs.",
         params: analysisVideoParams,
         body: previewBody,
         response: { 200: previewResponse, ...projectErrorResponses },

@@ -96,6 +96,11 @@ export const createAnalysisBody = z.object({
 });
 
 export const previewBody = z.object({
+  kind: z
+    .enum(['movement_detection', 'location_tracking'], {
+      error: 'kind must be one of: movement_detection, location_tracking.',
+    })
+    .default('movement_detection'),
   parameters: z.record(z.string(), z.unknown()).default({}),
   start_s: z.number().min(0, 'Must be 0 or more.').default(0),
   length_s: z.number().positive('Must be more than 0.').max(10, 'A preview covers at most 10 s.').default(3),
@@ -107,7 +112,8 @@ const noticesSchema = z.array(z.string()).meta({
     "What was changed in the request and why: a bypass range past the video's end is cut there (or left out when it starts after the end)",
 });
 
-export const previewResponse = z.object({
+const movementPreviewResponse = z.object({
+  kind: z.literal('movement_detection'),
   start_s: z.number(),
   fps: z.number(),
   /** Frame numbers and values of the window (null: a bypassed frame). */
@@ -119,6 +125,31 @@ export const previewResponse = z.object({
   elapsed_ms: z.number(),
   notices: noticesSchema,
 });
+
+const locationPreviewResponse = z.object({
+  kind: z.literal('location_tracking'),
+  start_s: z.number(),
+  fps: z.number(),
+  frames: z.array(z.int()),
+  x: z.array(z.number().nullable()).meta({ description: 'x of each frame in video pixels; null: no position' }),
+  y: z.array(z.number().nullable()),
+  image: z.string().meta({
+    description:
+      "The window's last frame as a PNG data URL: zones, exclusions, the window's track and the tracked point",
+  }),
+  reference: z.object({
+    cached: z
+      .boolean()
+      .meta({ description: 'The reference was read from the cache (made by an earlier preview or run)' }),
+    notes: z
+      .array(z.string())
+      .meta({ description: "What the check of the reference found (as a run's summary notes)" }),
+  }),
+  elapsed_ms: z.number(),
+  notices: noticesSchema,
+});
+
+export const previewResponse = z.discriminatedUnion('kind', [movementPreviewResponse, locationPreviewResponse]);
 
 const freezingSchema = z
   .object({

@@ -7,7 +7,6 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { DecodeErrorReport, FILE_START } from '../../adapters/media/clean-start.js';
-import { demuxerOf } from '../../adapters/media/input-policy.js';
 import type { AppContext } from '../../context.js';
 import { analyses } from '../../db/schema.js';
 import { readFromFrame } from '../../jobs/pieces.js';
@@ -28,10 +27,12 @@ import {
   movementParameters,
   type previewBody,
 } from './analysis.schemas.js';
+import { basicSource, probeSource, requireAnalysable, requireDecodable } from './analysis.source.js';
 import { cleanStartsFor, plannedSegments } from './clean-starts.js';
 import { maxLeadFrames, withCleanStarts } from './engine/plan.js';
 import { runTask } from './engine/worker-client.js';
-import { parseLocationParameters } from './location.parameters.js';
+import { locationPreview } from './location.preview.js';
+import { checkLocationParameters } from './location.reference.js';
 import { locationPieces, locationReferenceJob } from './location.runs.js';
 
 /**
@@ -65,77 +66,6 @@ function parseEventParameters(raw: unknown) {
   const parsed = eventDetectionParameters.safeParse(raw);
   if (!parsed.success) throw parameterErrors(parsed.error);
   return parsed.data;
-}
-
-/**
- * A video is analysable once its original is stored and probed (at the end of its upload): runs decode the
- * original, so they never wait for the thumbnail or the playback copy.
- */
-function requireAnalysable(video: VideoRow) {
-  if (video.status === 'uploading' || !video.originalKey) {
-    throw badRequest('The video is still being uploaded: analyse it once the upload has finished.');
-  }
-}
-
-/** ffmpeg opens only videos stored in an allowed container (input-policy.ts); a row from before the list may not be. */
-function requireDecodable(video: VideoRow) {
-  if (!demuxerOf(video.container)) {
-    throw badRequest(
-      `The file is not a video in a container we accept (it is "${video.container ?? 'unknown'}"); upload the camera's own video file.`,
-    );
-  }
-}
-
-/**
- * What every worker needs to decode the video the same way: the facts ffprobe read at upload, or (for videos
- * uploaded before those were kept) a probe now.
- */
-async function probeSource(context: AppContext, video: VideoRow): Promise<RunSource> {
-  if (!video.originalKey) throw badRequest('The video has no original file.');
-  if (video.pixelFormat !== null && video.fullRange !== null && video.fps && video.width && video.height) {
-    return {
-      fps: video.fps,
-      width: video.width,
-      height: video.height,
-      pixelFormat: video.pixelFormat,
-      fullRange: video.fullRange,
-      startTime: video.startTime ?? 0,
-      frameCount: video.frameCount ?? 0,
-      durationS: video.durationS ?? 0,
-      originalKey: video.originalKey,
-    };
-  }
-  const local = await context.storage.localFile(video.originalKey);
-  try {
-    const facts = await context.media.probe(local.path);
-    return {
-      fps: facts.fps,
-      width: facts.width,
-      height: facts.height,
-      pixelFormat: facts.pixelFormat,
-      fullRange: facts.fullRange,
-      startTime: facts.startTime,
-      frameCount: facts.frameCount,
-      durationS: facts.durationS,
-      originalKey: video.originalKey,
-    };
-  } finally {
-    await local.release();
-  }
-}
-
-function basicSource(video: VideoRow): RunSource {
-  return {
-    fps: video.fps ?? 30,
-    width: video.width ?? 0,
-    height: video.height ?? 0,
-    pixelFormat: 'unknown',
-    fullRange: false,
-    startTime: 0,
-    frameCount: video.frameCount ?? 0,
-    durationS: video.durationS ?? 0,
-    originalKey: video.originalKey ?? '',
-  };
 }
 
 export async function createAnalysis(
@@ -188,7 +118,7 @@ export async function createAnalysis(
   requireDecodable(video);
   const { parameters, notices } =
     body.kind === 'location_tracking'
-      ? parseLocationParameters(body.parameters, video)
+      ? await checkLocationParameters(context, video, body.parameters)
       : parseMovementParameters(body.parameters, video);
   const pieces = body.kind === 'location_tracking' ? locationPieces : segmentPieces;
   const probed = await probeSource(context, video);
@@ -288,6 +218,7 @@ export async function stopRuns(context: AppContext, analysisUuids: string[]): Pr
 export async function preview(context: AppContext, video: VideoRow, body: z.output<typeof previewBody>) {
   requireAnalysable(video);
   requireDecodable(video);
+  if (body.kind === 'location_tracking') return locationPreview(context, video, body);
   const { parameters, notices } = parseMovementParameters(body.parameters, video);
   const source = await probeSource(context, video);
   const startFrame = Math.min(Math.round(body.start_s * source.fps), Math.max(0, source.frameCount - 1));
@@ -313,6 +244,7 @@ export async function preview(context: AppContext, video: VideoRow, body: z.outp
       throw error;
     });
     return {
+      kind: 'movement_detection' as const,
       start_s: startFrame / source.fps,
       fps: source.fps,
       frames: Array.from(result.values, (_, i) => startFrame + i),

@@ -1,7 +1,8 @@
 /**
  * A location-tracking run's parameters checked against its video: the schema's rules (location.schemas.ts), then
  * what needs the picture — every polygon point inside it, the window and the wire kernel no larger than it, the
- * reference's frames within memory — and bypass ranges cut at the video's end.
+ * reference's frames within memory, chosen reference frames inside the video — and bypass ranges cut at the video's
+ * end. A reference from another video is checked against the project by `checkReferenceVideo` (location.reference.ts).
  */
 import { badRequest } from '../../lib/errors.js';
 import { clipTimeRanges } from '../../lib/time-ranges.js';
@@ -21,7 +22,7 @@ function pointOutside(points: Polygon, width: number, height: number): string | 
 
 export function parseLocationParameters(
   raw: unknown,
-  video: Pick<VideoRow, 'width' | 'height' | 'durationS'>,
+  video: Pick<VideoRow, 'width' | 'height' | 'durationS' | 'frameCount'>,
 ): { parameters: LocationParameters; notices: string[] } {
   const parsed = locationParameters.safeParse(raw);
   if (!parsed.success) throw parameterErrors(parsed.error);
@@ -55,7 +56,19 @@ export function parseLocationParameters(
   if (parameters.reference_frames > maxFrames) {
     add('reference_frames', `At most ${maxFrames} frames of ${picture} fit in the reference's memory.`);
   }
+  const chosen = parameters.reference?.frames;
+  if (chosen) {
+    const frameCount = video.frameCount ?? 0;
+    const outside = chosen.find((frame) => frame < 0 || frame >= frameCount);
+    const twice = chosen.find((frame, index) => chosen.indexOf(frame) !== index);
+    if (outside !== undefined) {
+      add('reference.frames', `Frame ${outside} is not in the video: its frames are 0 to ${frameCount - 1}.`);
+    } else if (twice !== undefined) add('reference.frames', `Frame ${twice} is listed twice.`);
+    if (chosen.length > maxFrames) add('reference.frames', `At most ${maxFrames} frames of ${picture} fit in memory.`);
+  }
   if (Object.keys(errors).length > 0) throw badRequest(errors);
+  // The chosen frames in decoding order (the median does not depend on it).
+  if (chosen) parameters.reference = { frames: [...chosen].sort((a, b) => a - b) };
   // Bypass ranges past the end are cut to the video (the run keeps what it used), and the answer says so.
   const bypass = clipTimeRanges(parameters.bypass_ranges, video.durationS);
   return { parameters: { ...parameters, bypass_ranges: bypass.ranges }, notices: bypass.notices };

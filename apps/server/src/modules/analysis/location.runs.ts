@@ -32,14 +32,12 @@ import {
   type RunSource,
   runPieceCommon,
 } from './analysis.runs.js';
-import { cleanStartsFor } from './clean-starts.js';
 import { findJumps, type JumpThreshold, jumpThreshold } from './engine/location/jumps.js';
 import { type PieceStates, reconcilePieces } from './engine/location/reconcile.js';
-import { referenceFrameIndices } from './engine/location/reference.js';
 import type { LocationSummary } from './engine/location/summary.js';
-import { framePicks } from './engine/location/track-range.js';
 import type { TrackerHandoff } from './engine/location/tracker.js';
 import { runTask } from './engine/worker-client.js';
+import { locationReference, readBytes } from './location.reference.js';
 import type { LocationParameters } from './location.schemas.js';
 
 const pieceKey = (run: AnalysisRow, index: number) => analysisKeys(run).segment(index);
@@ -64,53 +62,44 @@ const statesOf = (stored: StoredStates | null): PieceStates | null => {
     : { entry: stored as TrackerHandoff, exit: stored as TrackerHandoff };
 };
 
-async function readBytes(context: AppContext, key: string): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of await context.storage.read(key)) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
 /**
- * The run's reference: stored by the first piece that computed it, else computed now — the frames at
- * `referenceFrameIndices`, each decoded from the latest proven clean start at or before it (the file's start when
- * none is proven), their per-pixel median taken in a worker thread — and stored.
+ * The run's reference: the copy beside the run when there is one (its reference job makes it first), else the
+ * video's reference for the run's setting (location.reference.ts: read from the video's cache, or computed and
+ * cached), then copied beside the run with its notes, so the run keeps the picture it tracked on whatever happens
+ * to the cache.
  */
 export async function runReference(
   context: AppContext,
   run: AnalysisRow,
-  video: { videoUuid: string },
   input: MediaInput,
   signal?: AbortSignal,
   threads = threadsFor(context),
 ): Promise<Float32Array> {
-  const key = analysisKeys(run).reference;
-  if (await context.storage.stat(key)) {
-    const bytes = await readBytes(context, key);
+  const keys = analysisKeys(run);
+  if (await context.storage.stat(keys.reference)) {
+    const bytes = await readBytes(context, keys.reference);
     const reference = new Float32Array(bytes.length / 4);
     new Uint8Array(reference.buffer).set(bytes);
     return reference;
   }
-  const source = run.source as RunSource;
-  const parameters = run.parameters as LocationParameters;
-  const frames = referenceFrameIndices(source.frameCount, parameters.reference_frames);
-  const starts = await cleanStartsFor(context, video, input, source.fps, frames, signal);
-  const { reference, notes } = await runTask(
-    {
-      kind: 'location-reference',
-      ffmpeg: context.media.binaries.ffmpeg,
-      source: { ...source, ...input },
-      picks: framePicks(frames, starts),
-      threads,
-      tracker: { parameters, exclusions: parameters.exclusions.map((region) => region.points) },
-    },
-    { signal },
+  const { reference, notes } = await locationReference(
+    context,
+    run,
+    run.source as RunSource,
+    input,
+    run.parameters as LocationParameters,
+    signal,
+    threads,
   ).catch((error: unknown) => {
     if (error instanceof DecodeErrorReport) throw new PermanentRunFailure(decodeFailure(error));
     throw error;
   });
   // The notes first: a reference stored without them would be read as one that needed none.
-  await context.storage.write(analysisKeys(run).referenceNotes, Buffer.from(JSON.stringify(notes)));
-  await context.storage.write(key, Buffer.from(reference.buffer, reference.byteOffset, reference.byteLength));
+  await context.storage.write(keys.referenceNotes, Buffer.from(JSON.stringify(notes)));
+  await context.storage.write(
+    keys.reference,
+    Buffer.from(reference.buffer, reference.byteOffset, reference.byteLength),
+  );
   return reference;
 }
 
@@ -206,7 +195,7 @@ async function processLocationPiece(
   if (start.frame > warmUpFrom) throw new Error(`piece ${piece.index} cannot start its decode at ${start.frame}`);
   const local = await openMediaInput(context, await originalOf(context, run));
   try {
-    const reference = await runReference(context, run, { videoUuid: run.videoUuid }, local.input, work.signal);
+    const reference = await runReference(context, run, local.input, work.signal);
     const { x, y, handoff, entry } = await trackFromCleanStart(
       context,
       run,
@@ -249,7 +238,7 @@ async function reconcileRun(
     const { exit, retracked } = await reconcilePieces(states as PieceStates[], async (index, from) => {
       const piece = pieces[index] as Piece<StoredStates>;
       local ??= await openMediaInput(context, await originalOf(context, run));
-      const reference = await runReference(context, run, { videoUuid: run.videoUuid }, local.input, controller.signal);
+      const reference = await runReference(context, run, local.input, controller.signal);
       const again = await trackFromCleanStart(
         context,
         run,
@@ -425,7 +414,7 @@ export const locationReferenceJob: JobDefinition<{ analysisUuid: string }, AppCo
       await markRunning(context, analysisUuid);
       const local = await openMediaInput(context, await originalOf(context, run));
       try {
-        await runReference(context, run, { videoUuid: run.videoUuid }, local.input, controller.signal, 0);
+        await runReference(context, run, local.input, controller.signal, 0);
       } finally {
         await local.release();
       }

@@ -122,6 +122,32 @@ const eztrackFields = {
   ),
 };
 
+/**
+ * Where the reference comes from: null (the default) — the median of `reference_frames` frames of the tracked video
+ * itself; `{video_uuid}` — the median of as many frames of an empty-arena video of the same project (the same
+ * width and height, checked against the videos); `{frames}` — the median of these frames of the tracked video
+ * (indices, checked against its frame count). Only the default reference is checked for an animal that sat still.
+ */
+const referenceSchema = z
+  .strictObject(
+    {
+      video_uuid: z.uuid({ error: 'video_uuid must be the id of a video of this project.' }).optional(),
+      frames: z
+        .array(whole('Each frame'), { error: 'frames must be a list of frame numbers.' })
+        .min(1, 'List at least one frame.')
+        .max(MAX_REFERENCE_FRAMES, `At most ${MAX_REFERENCE_FRAMES} frames.`)
+        .optional(),
+    },
+    { error: 'reference must be {video_uuid} or {frames}, or null for frames spread over this video.' },
+  )
+  .refine((choice) => (choice.video_uuid === undefined) !== (choice.frames === undefined), {
+    message: 'Give either video_uuid (an empty-arena video) or frames (frames of this video), not both or neither.',
+  })
+  .nullable()
+  .default(null);
+
+export type ReferenceChoice = z.output<typeof referenceSchema>;
+
 /** body_core's own settings (engine/location/body-parameters.ts: ranges and defaults); reference_frames is shared. */
 const bodyFields = Object.fromEntries(
   Object.entries(BODY_RANGES)
@@ -144,6 +170,7 @@ export const locationParameters = z
       .enum(BODY_POLARITIES, { error: `polarity must be one of: ${BODY_POLARITIES.join(', ')}.` })
       .default(BODY_DEFAULTS.polarity),
     ...bodyFields,
+    reference: referenceSchema,
     zones: z.array(zoneSchema).max(MAX_ZONES, `At most ${MAX_ZONES} zones.`).default([]),
     exclusions: z
       .array(z.strictObject({ points }))
@@ -165,7 +192,11 @@ export const locationParameters = z
   })
   .superRefine((parameters, ctx) => {
     const shared = BODY_RANGES.reference_frames;
-    if (parameters.algorithm === BODY_ALGORITHM && parameters.reference_frames < shared.min) {
+    if (
+      parameters.algorithm === BODY_ALGORITHM &&
+      !parameters.reference?.frames &&
+      parameters.reference_frames < shared.min
+    ) {
       ctx.addIssue({
         code: 'custom',
         path: ['reference_frames'],

@@ -14,7 +14,10 @@ export type AnalysisKind = AnalysisRun['kind'];
 export type AnalysisSummary = NonNullable<AnalysisRun['summary']>;
 export type EventCounts = NonNullable<AnalysisRun['event_counts']>;
 export type CreateAnalysisBody = ApiRequestBody<VideoAnalysisPath<''>, 'post'>;
-export type Preview = ApiResponse<VideoAnalysisPath<'create-preview/'>, 'post'>;
+type PreviewAnswer = ApiResponse<VideoAnalysisPath<'create-preview/'>, 'post'>;
+export type Preview = Extract<PreviewAnswer, { kind: 'movement_detection' }>;
+export type LocationPreview = Extract<PreviewAnswer, { kind: 'location_tracking' }>;
+type PreviewWindow = { parameters: Record<string, unknown>; start_s: number; length_s: number };
 export type EventsAnswer = ApiResponse<VideoAnalysisPath<'retrieve-events/'>, 'get'>;
 export type AnalysisEvent = EventsAnswer['events'][number];
 export type UpdateEventsBody = ApiRequestBody<VideoAnalysisPath<'update-events/'>, 'post'>;
@@ -90,6 +93,12 @@ async function float64(response: Response): Promise<Float64Array> {
   return new Float64Array(await response.arrayBuffer());
 }
 
+const postPreview = (ref: VideoRef, body: PreviewWindow & { kind: PreviewAnswer['kind'] }): Promise<PreviewAnswer> =>
+  api.POST('/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/analysis/create-preview/', {
+    ...onVideo(ref),
+    body,
+  });
+
 export const analysisApi = {
   list: (projectUuid: string, filters: RunFilters = {}): Promise<Page<AnalysisRun>> =>
     api.GET('/api/projects/{project_uuid}/analysis/', {
@@ -102,14 +111,16 @@ export const analysisApi = {
       ...onVideo(ref),
       body,
     }),
-  preview: (
-    ref: VideoRef,
-    body: { parameters: Record<string, unknown>; start_s: number; length_s: number },
-  ): Promise<Preview> =>
-    api.POST('/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/analysis/create-preview/', {
-      ...onVideo(ref),
-      body,
-    }),
+  preview: async (ref: VideoRef, body: PreviewWindow): Promise<Preview> => {
+    const answer = await postPreview(ref, { kind: 'movement_detection', ...body });
+    if (answer.kind !== 'movement_detection') throw new Error('The server answered another kind of preview.');
+    return answer;
+  },
+  locationPreview: async (ref: VideoRef, body: PreviewWindow): Promise<LocationPreview> => {
+    const answer = await postPreview(ref, { kind: 'location_tracking', ...body });
+    if (answer.kind !== 'location_tracking') throw new Error('The server answered another kind of preview.');
+    return answer;
+  },
   revoke: (ref: VideoRef, analysisUuid: string): Promise<AnalysisRun> =>
     api.POST(
       '/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/analysis/{analysis_uuid}/revoke/',

@@ -29,8 +29,50 @@ describe('location settings', () => {
         reference_frames: 50,
         bin_s: null,
         jump_px: null,
+        reference: null,
       },
     });
+  });
+
+  it('take the reference from frames spread over the video, an empty-arena video, or listed frames', () => {
+    const values = defaultParameterValues();
+    values.reference = { source: 'video', videoUuid: '', frames: '' };
+    expect(parseParameterValues(values)).toEqual({
+      ok: false,
+      errors: { reference: ['Choose the empty-arena video.'] },
+    });
+    values.reference.videoUuid = 'a-video';
+    expect(parseParameterValues(values)).toMatchObject({
+      ok: true,
+      parameters: { reference: { video_uuid: 'a-video' } },
+    });
+    values.reference = { source: 'frames', videoUuid: 'a-video', frames: '0, 120 240;360' };
+    expect(parseParameterValues(values)).toMatchObject({
+      ok: true,
+      parameters: { reference: { frames: [0, 120, 240, 360] } },
+    });
+    values.reference.frames = '0, 1.5';
+    expect(parseParameterValues(values)).toMatchObject({
+      ok: false,
+      errors: { reference: [expect.stringMatching(/whole numbers/)] },
+    });
+    values.reference.frames = ' ';
+    expect(parseParameterValues(values)).toMatchObject({
+      ok: false,
+      errors: { reference: [expect.stringMatching(/at least one/)] },
+    });
+    // A run's stored choice comes back into the controls.
+    expect(parameterValuesFromRun({ reference: { frames: [3, 9] } }).reference).toEqual({
+      source: 'frames',
+      videoUuid: '',
+      frames: '3, 9',
+    });
+    expect(parameterValuesFromRun({ reference: { video_uuid: 'v' } }).reference).toEqual({
+      source: 'video',
+      videoUuid: 'v',
+      frames: '',
+    });
+    expect(parameterValuesFromRun({ reference: null }).reference.source).toBe('spread');
   });
 
   it('name each field that is not a number, an empty bin length being “no bins”', () => {

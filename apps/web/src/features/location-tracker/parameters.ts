@@ -185,8 +185,22 @@ export const METHODS: readonly { value: Method; label: string }[] = [
   { value: 'abs', label: 'Either (any difference)' },
 ];
 
+/**
+ * Where the reference (the empty arena) comes from: frames spread over this video (the default), an empty-arena
+ * video of the project (same width and height), or frames of this video the user lists.
+ */
+export type ReferenceSource = 'spread' | 'video' | 'frames';
+
+export interface ReferenceValues {
+  source: ReferenceSource;
+  videoUuid: string;
+  /** Frame numbers as typed: "0, 120, 240". */
+  frames: string;
+}
+
 export interface ParameterValues {
   algorithm: Algorithm;
+  reference: ReferenceValues;
   method: Method;
   polarity: Polarity;
   use_window: boolean;
@@ -197,6 +211,7 @@ export interface ParameterValues {
 export function defaultParameterValues(): ParameterValues {
   return {
     algorithm: ALGORITHMS[0].value,
+    reference: { source: 'spread', videoUuid: '', frames: '' },
     method: 'dark',
     polarity: 'auto',
     use_window: true,
@@ -216,6 +231,12 @@ export function parameterValuesFromRun(parameters: Record<string, unknown>): Par
   if (method) values.method = method.value;
   const polarity = POLARITIES.find((item) => item.value === parameters.polarity);
   if (polarity) values.polarity = polarity.value;
+  const reference = parameters.reference as { video_uuid?: unknown; frames?: unknown } | null | undefined;
+  if (typeof reference?.video_uuid === 'string')
+    values.reference = { ...values.reference, source: 'video', videoUuid: reference.video_uuid };
+  if (Array.isArray(reference?.frames)) {
+    values.reference = { ...values.reference, source: 'frames', frames: reference.frames.join(', ') };
+  }
   if (typeof parameters.use_window === 'boolean') values.use_window = parameters.use_window;
   if (typeof parameters.rmv_wire === 'boolean') values.rmv_wire = parameters.rmv_wire;
   for (const field of NUMBER_FIELDS) {
@@ -243,7 +264,32 @@ export function parseParameterValues(
     else if (text === '' || !Number.isFinite(Number(text))) errors[field.name] = ['Enter a number.'];
     else parameters[field.name] = Number(text);
   }
+  const reference = parseReference(values.reference);
+  if ('error' in reference) errors.reference = [reference.error];
+  else parameters.reference = reference.value;
   return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, parameters };
+}
+
+/** Frame numbers typed as "0, 120 240": whole numbers separated by commas or spaces; null when one is not. */
+export function parseFrameList(text: string): number[] | null {
+  const items = text.split(/[\s,;]+/).filter((item) => item !== '');
+  if (!items.every((item) => /^\d+$/.test(item))) return null;
+  return items.map(Number);
+}
+
+function parseReference(
+  values: ReferenceValues,
+): { value: null | { video_uuid: string } | { frames: number[] } } | { error: string } {
+  if (values.source === 'video') {
+    return values.videoUuid ? { value: { video_uuid: values.videoUuid } } : { error: 'Choose the empty-arena video.' };
+  }
+  if (values.source === 'frames') {
+    const frames = parseFrameList(values.frames);
+    if (frames === null) return { error: 'Frame numbers are whole numbers, separated by commas.' };
+    if (frames.length === 0) return { error: 'List at least one frame (or add the current one).' };
+    return { value: { frames } };
+  }
+  return { value: null };
 }
 
 /**

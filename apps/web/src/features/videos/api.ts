@@ -20,6 +20,8 @@ export const videoKeys = {
   list: (projectUuid: string, subjectUuid: string, params: ListParams = {}) =>
     [...videoKeys.lists(), projectUuid, subjectUuid, params] as const,
   recent: (projectUuid: string) => [...videoKeys.all, 'recent', projectUuid] as const,
+  inProject: (projectUuid: string, params: ListParams = {}) =>
+    [...videoKeys.lists(), projectUuid, 'all-subjects', params] as const,
   details: () => [...videoKeys.all, 'detail'] as const,
   detail: (projectUuid: string, subjectUuid: string, videoUuid: string) =>
     [...videoKeys.details(), projectUuid, subjectUuid, videoUuid] as const,
@@ -38,6 +40,9 @@ export const videosApi = {
     api.GET('/api/projects/{project_uuid}/videos/', {
       params: { path: { project_uuid: projectUuid }, query: { ordering: '-created_at', page_size: 5 } },
     }),
+  /** Every video of the project, across its subjects. */
+  inProject: (projectUuid: string, params: ListParams = {}): Promise<Page<Video>> =>
+    api.GET('/api/projects/{project_uuid}/videos/', { params: { path: { project_uuid: projectUuid }, query: params } }),
   retrieve: (projectUuid: string, subjectUuid: string, videoUuid: string): Promise<Video> =>
     api.GET(VIDEO, at(projectUuid, subjectUuid, videoUuid)),
   update: (
@@ -66,4 +71,9 @@ export const videoQueries = {
     }),
   recent: (projectUuid: string) =>
     queryOptions({ queryKey: videoKeys.recent(projectUuid), queryFn: () => videosApi.recent(projectUuid) }),
+  inProject: (projectUuid: string, params: ListParams = {}) =>
+    queryOptions({
+      queryKey: videoKeys.inProject(projectUuid, params),
+      queryFn: () => videosApi.inProject(projectUuid, params),
+    }),
 };

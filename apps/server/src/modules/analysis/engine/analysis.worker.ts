@@ -14,6 +14,7 @@ import { layoutFigure } from './location/figure.js';
 import { renderFigurePng } from './location/figure-raster.js';
 import { renderFigureSvg } from './location/figure-svg.js';
 import { polygonsMask } from './location/polygon-mask.js';
+import { runLocationPreview } from './location/preview-picture.js';
 import { medianReference } from './location/reference.js';
 import { locationSummary } from './location/summary.js';
 import { decodeFramesAt, trackFrameRange } from './location/track-range.js';
@@ -88,8 +89,15 @@ async function run(task: WorkerTask): Promise<{ result: unknown; transfer: Array
         onSpawn: (pid) => send({ type: 'spawned', pid }),
         threads: task.threads,
       });
-      const { reference, notes } = checkedReference(frames, medianReference(frames, width, height), task);
+      const median = medianReference(frames, width, height);
+      const { reference, notes } = task.check
+        ? checkedReference(frames, median, task)
+        : { reference: median, notes: [] as string[] };
       return { result: { reference, notes }, transfer: [reference.buffer as ArrayBuffer] };
+    }
+    case 'location-preview': {
+      const result = await runLocationPreview(task, controller.signal);
+      return { result, transfer: [result.x.buffer as ArrayBuffer, result.y.buffer as ArrayBuffer] };
     }
     case 'location-summary': {
       const { zones, ...rest } = task.input;

@@ -72,6 +72,24 @@ export interface LocationReferenceTask {
   threads?: number;
   /** The run's tracker settings and exclusions: body_core checks whether the reference holds the animal. */
   tracker: Pick<TrackerSpec, 'parameters' | 'exclusions'>;
+  /** False for a reference the user chose (an empty-arena video, chosen frames): it is used as it is. */
+  check: boolean;
+}
+
+/** What a location preview answers (location/preview-picture.ts). */
+export interface LocationPreviewResult {
+  /** x[i], y[i]: frame startFrame + i's position, NaN for none. */
+  x: Float64Array;
+  y: Float64Array;
+  /** The last frame of the window as a PNG. */
+  png: Uint8Array;
+}
+
+/** A preview of a location-tracking run: positions of a short window and a picture of its last frame. */
+export interface LocationPreviewTask extends TrackRangeTask {
+  kind: 'location-preview';
+  tracker: TrackerSpec;
+  zones: { name: string; points: PolygonPoints }[];
 }
 
 /** A run's figures from its positions; zones as polygons (rasterised in the thread). */
@@ -96,6 +114,7 @@ export type WorkerTask =
   | ({ kind: 'preview' } & PreviewTask)
   | LocationTask
   | LocationReferenceTask
+  | LocationPreviewTask
   | LocationSummaryTask
   | LocationFigureTask;
 
@@ -110,6 +129,7 @@ export interface TaskResults {
   'location-reference': { reference: Float32Array; notes: string[] };
   'location-summary': LocationSummary;
   'location-figure': { bytes: Uint8Array };
+  'location-preview': LocationPreviewResult;
 }
 
 /** Thread → server. */

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Loader2, Play } from 'lucide-react';
+import { Eye, Loader2, Play } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { usePlayer } from '@/components/player/player-controller';
 import { PlayerControls } from '@/components/player/player-controls';
@@ -28,14 +28,19 @@ import {
 } from '../parameters';
 import { splitTrack } from '../track';
 import { emptyLayout, fromParameters, type Layout, type LayoutErrors, toRequest } from '../zones';
+import { LocationPreviewPanel, type LocationPreviewShown } from './location-preview';
 import { LocationResult } from './location-result';
 import { LocationRuns } from './location-runs';
 import { ParameterControls } from './parameter-controls';
+import { ReferenceChoice } from './reference-choice';
 import { ShapeList } from './shape-list';
 import { TrackTrail } from './track-trail';
 import { ZoneEditor } from './zone-editor';
 
 export const LOCATION_KIND = 'location_tracking';
+
+/** Seconds a preview tracks, from the player's frame. */
+const PREVIEW_SECONDS = 3;
 
 /** Messages of the layout's parameters, shown by the shape list; the rest by the settings or under Run. */
 const LAYOUT_KEYS = new Set(['zones', 'exclusions', 'scale']);
@@ -74,6 +79,7 @@ export function LocationWorkspace({
   const [values, setValues] = useState<ParameterValues>(defaultParameterValues);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [layoutErrors, setLayoutErrors] = useState<LayoutErrors>({});
+  const [previewShown, setPreviewShown] = useState<LocationPreviewShown | null>(null);
 
   // The run named in the URL: its zones and settings go into the editor once, when it first arrives.
   const urlRun = useQuery({ ...analysisQueries.run(ref, runUuid ?? ''), enabled: runUuid !== null });
@@ -106,6 +112,48 @@ export function LocationWorkspace({
     if (last) onOpenRun(last.analysis_uuid, { replace: true });
   }, [runUuid, runs.isSuccess, runs.isPlaceholderData, runList, onOpenRun]);
 
+  /** The server's field errors, by the control that shows them. */
+  const showServerErrors = (error: unknown) => {
+    const errors = locationFieldErrors(error);
+    setFieldErrors(errors);
+    setLayoutErrors(
+      Object.fromEntries(
+        Object.entries(errors)
+          .filter(([name]) => LAYOUT_KEYS.has(name))
+          .map(([name, messages]) => [name, (messages ?? []).join(' ')]),
+      ),
+    );
+  };
+
+  /** The request's parameters, or null (with the fields' errors shown) when a setting or a shape is not right. */
+  const requestParameters = (): Record<string, unknown> | null => {
+    const settings = parseParameterValues(values);
+    const shapes = toRequest(layout);
+    setFieldErrors(settings.ok ? {} : settings.errors);
+    setLayoutErrors(shapes.ok ? {} : shapes.errors);
+    if (!settings.ok || !shapes.ok) return null;
+    return { ...settings.parameters, zones: shapes.zones, exclusions: shapes.exclusions, scale: shapes.scale };
+  };
+
+  const preview = useMutation({
+    mutationFn: async (body: { parameters: Record<string, unknown>; start_s: number; length_s: number }) => {
+      const started = performance.now();
+      const answer = await analysisApi.locationPreview(ref, body);
+      return { preview: answer, roundTripMs: performance.now() - started };
+    },
+    onSuccess: setPreviewShown,
+    onError: showServerErrors,
+  });
+
+  const startPreview = () => {
+    const parameters = requestParameters();
+    if (!parameters) return;
+    const duration = player.getState().duration;
+    const length = duration > 0 ? Math.min(PREVIEW_SECONDS, duration) : PREVIEW_SECONDS;
+    const start = Math.max(0, Math.min(player.currentFrame() / player.fps, duration > 0 ? duration - length : 0));
+    preview.mutate({ parameters, start_s: Number(start.toFixed(6)), length_s: length });
+  };
+
   const create = useMutation({
     mutationFn: (parameters: Record<string, unknown>) => analysisApi.create(ref, { kind: LOCATION_KIND, parameters }),
     onSuccess: (run) => {
@@ -114,31 +162,12 @@ export function LocationWorkspace({
       void queryClient.invalidateQueries({ queryKey: analysisKeys.lists() });
       onOpenRun(run.analysis_uuid);
     },
-    onError: (error) => {
-      const errors = locationFieldErrors(error);
-      setFieldErrors(errors);
-      setLayoutErrors(
-        Object.fromEntries(
-          Object.entries(errors)
-            .filter(([name]) => LAYOUT_KEYS.has(name))
-            .map(([name, messages]) => [name, (messages ?? []).join(' ')]),
-        ),
-      );
-    },
+    onError: showServerErrors,
   });
 
   const startRun = () => {
-    const settings = parseParameterValues(values);
-    const shapes = toRequest(layout);
-    setFieldErrors(settings.ok ? {} : settings.errors);
-    setLayoutErrors(shapes.ok ? {} : shapes.errors);
-    if (!settings.ok || !shapes.ok) return;
-    create.mutate({
-      ...settings.parameters,
-      zones: shapes.zones,
-      exclusions: shapes.exclusions,
-      scale: shapes.scale,
-    });
+    const parameters = requestParameters();
+    if (parameters) create.mutate(parameters);
   };
 
   const revoke = useMutation({
@@ -173,7 +202,7 @@ export function LocationWorkspace({
       ([name]) =>
         !LAYOUT_KEYS.has(name) &&
         !name.match(
-          /^(algorithm|method|use_window|rmv_wire|loc_thresh|window_size|window_weight|wire_krn|reference_frames|bin_s|jump_px)$/,
+          /^(algorithm|method|use_window|rmv_wire|loc_thresh|window_size|window_weight|wire_krn|reference_frames|reference|bin_s|jump_px)$/,
         ),
     )
     .flatMap(([, messages]) => messages ?? []);
@@ -217,13 +246,22 @@ export function LocationWorkspace({
 
           <Card>
             <CardHeader>
-              <CardTitle>Run</CardTitle>
+              <CardTitle>Preview and run</CardTitle>
               <CardDescription>
-                Track the animal through the whole video, with these zones and settings.
+                Preview {PREVIEW_SECONDS} s from the player’s frame to check the zones and settings, then track the
+                animal through the whole video.
               </CardDescription>
             </CardHeader>
             <CardContent className="grid grid-cols-1 gap-3">
               <div className="flex flex-wrap items-center gap-2">
+                <Button variant="outline" onClick={startPreview} disabled={readOnly || preview.isPending}>
+                  {preview.isPending ? (
+                    <Loader2 className="animate-spin" aria-hidden="true" />
+                  ) : (
+                    <Eye aria-hidden="true" />
+                  )}
+                  Preview
+                </Button>
                 <Button
                   onClick={startRun}
                   disabled={readOnly || create.isPending || (shownRun ? isRunActive(shownRun) : false)}
@@ -247,6 +285,11 @@ export function LocationWorkspace({
                   {otherErrors.join(' ')}
                 </p>
               ) : null}
+              <LocationPreviewPanel
+                shown={previewShown}
+                pending={preview.isPending}
+                onSeek={(time) => void player.seekTime(time)}
+              />
             </CardContent>
           </Card>
         </div>
@@ -272,7 +315,17 @@ export function LocationWorkspace({
               <CardDescription>The defaults suit most open-field videos.</CardDescription>
             </CardHeader>
             <CardContent>
-              <ParameterControls values={values} onChange={setValues} errors={fieldErrors} />
+              <div className="grid grid-cols-1 gap-6">
+                <ParameterControls values={values} onChange={setValues} errors={fieldErrors} />
+                <ReferenceChoice
+                  projectUuid={projectUuid}
+                  video={video}
+                  value={values.reference}
+                  onChange={(reference) => setValues({ ...values, reference })}
+                  currentFrame={() => player.currentFrame()}
+                  errors={fieldErrors}
+                />
+              </div>
             </CardContent>
           </Card>
         </div>

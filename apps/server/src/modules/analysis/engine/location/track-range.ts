@@ -36,6 +36,8 @@ export interface TrackRangeHooks {
   onProgress?: (framesDone: number) => void;
   progressIntervalMs?: number;
   onSpawn?: (pid: number) => void;
+  /** Each frame after it was tracked (the buffer is reused for the next frame: copy what you keep). */
+  onTracked?: (frame: Uint8Array, frameNumber: number) => void;
 }
 
 export interface TrackRangeResult {
@@ -128,6 +130,7 @@ export async function trackFrameRange(
     x[produced] = position ? position.x : Number.NaN;
     y[produced] = position ? position.y : Number.NaN;
     produced++;
+    hooks.onTracked?.(frame, frameNumber);
   };
   let lastProgress = Date.now();
   const interval = hooks.progressIntervalMs ?? 250;

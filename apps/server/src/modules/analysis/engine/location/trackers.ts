@@ -46,6 +46,10 @@ export function createTracker(spec: TrackerSpec): FrameTracker {
   }
 }
 
+/** What a note on a reference that held the animal offers instead (the `reference` parameter's choices). */
+const OTHER_REFERENCES =
+  'For a reference without the animal, take it from a video of the empty arena (recorded with the same camera) or from frames of this video you choose, where the animal is elsewhere.';
+
 /**
  * The reference a run uses: the median as is, or for body_core, repaired where the animal sat through most of its
  * frames (body-reference.ts), with notes saying so for the run's summary.
@@ -70,14 +74,14 @@ export function checkedReference(
     return {
       reference: check.repaired,
       notes: [
-        `The animal sat still through most of the reference's frames; the reference was repaired where it rested, from the ${check.repairFrames} frames in which it was elsewhere.`,
+        `The animal sat still through most of the reference's frames; the reference was repaired where it rested, from the ${check.repairFrames} frames in which it was elsewhere. ${OTHER_REFERENCES}`,
       ],
     };
   }
   return {
     reference: median,
     notes: [
-      "The animal sat still through most of the reference's frames, and too few frames show the arena where it rested: positions near that place may be wrong. Track it with a reference from an empty-arena video.",
+      `The animal sat still through most of the reference's frames, and too few frames show the arena where it rested: positions near that place may be wrong. ${OTHER_REFERENCES}`,
     ],
   };
 }
