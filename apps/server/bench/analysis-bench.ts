@@ -294,8 +294,8 @@ export async function analysisPhase(
       await measureRun(h, server, urls.analysisUrl, { opening: 3, closing: 3, small_object_removal: 20 }),
     );
 
-    // Location tracking (issue 22): its pieces are chained — each starts from the previous one's tracker state — so
-    // they run one after the other whatever the worker count; ffmpeg's own threads decode.
+    // Location tracking (issue 22): the reference first (its own job, every ffmpeg thread), then the pieces side by side,
+    // each after the first warming up on 600 frames before its own; the join checks them against a single pass (ADR 028).
     h.log('analysis: location tracking with body_core (the default)...');
     runRows(
       'Location tracking end to end (body_core, the default), ANALYSIS_WORKERS=2, whole frame',
