@@ -16,7 +16,7 @@ import {
   type VideoRef,
 } from '@/features/analysis/api';
 import { RunStatus } from '@/features/analysis/components/run-status';
-import type { Video } from '@/features/videos/api';
+import type { VideoToolWorkspaceProps } from '@/features/videos/components/video-tool-page';
 import { playerFacts, playerSource } from '@/features/videos/player-source';
 import {
   defaultParameterValues,
@@ -49,21 +49,7 @@ const LAYOUT_KEYS = new Set(['zones', 'exclusions', 'scale']);
  * Everything about one ready video: the player with the zone editor, the shapes' names, colours and scale, the
  * settings, Run, the open run's progress and result, and the video's other location runs. Keyed by video.
  */
-export function LocationWorkspace({
-  projectUuid,
-  video,
-  runUuid,
-  edit,
-  readOnly,
-  onOpenRun,
-}: {
-  projectUuid: string;
-  video: Video;
-  runUuid: string | null;
-  edit: boolean;
-  readOnly: boolean;
-  onOpenRun: (uuid: string, options?: { edit?: boolean; replace?: boolean }) => void;
-}) {
+export function LocationWorkspace({ projectUuid, video, runUuid, edit, readOnly, onOpenRun }: VideoToolWorkspaceProps) {
   const queryClient = useQueryClient();
   const ref: VideoRef = useMemo(
     () => ({ projectUuid, subjectUuid: video.subject_uuid, videoUuid: video.video_uuid }),

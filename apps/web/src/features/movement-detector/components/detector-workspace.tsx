@@ -19,7 +19,7 @@ import {
 } from '@/features/analysis/api';
 import { RunStatus } from '@/features/analysis/components/run-status';
 import { KIND_LABELS } from '@/features/analysis/labels';
-import type { Video } from '@/features/videos/api';
+import type { VideoToolWorkspaceProps } from '@/features/videos/components/video-tool-page';
 import { playerFacts } from '@/features/videos/player-source';
 import { lastDetectionRun } from '../context-runs';
 import {
@@ -77,17 +77,9 @@ export function DetectorWorkspace({
   readOnly,
   readOnlyReason,
   onOpenRun,
-}: {
-  projectUuid: string;
-  video: Video;
-  /** The run named in the URL. */
-  runUuid: string | null;
-  /** The URL asks for the run's parameters only. */
-  edit: boolean;
-  readOnly: boolean;
+}: VideoToolWorkspaceProps & {
   /** Why a member cannot run analyses here (a draft or locked project); viewers get the role's reason. */
   readOnlyReason?: string | null;
-  onOpenRun: (uuid: string, options?: { edit?: boolean; replace?: boolean }) => void;
 }) {
   const queryClient = useQueryClient();
   const ref: VideoRef = useMemo(

@@ -1,14 +1,20 @@
-import { FolderOpen, SlidersHorizontal } from 'lucide-react';
-import { Button } from '@/components/ui/button';
 import { NativeSelect } from '@/components/ui/select';
 import { Skeleton } from '@/components/ui/skeleton';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import type { AnalysisRun } from '@/features/analysis/api';
 import { EventCountsInline } from '@/features/analysis/components/event-counts';
-import { RunStatusBadge } from '@/features/analysis/components/run-status';
+import { type RunColumn, RunsTable } from '@/features/analysis/components/runs-table';
 import { runCountsLabel } from '@/features/analysis/event-counts';
 import { KIND_LABELS } from '@/features/analysis/labels';
 import { formatDate } from '@/lib/format';
+
+const COLUMNS: RunColumn[] = [
+  { header: 'Kind', beforeStatus: true, cell: (run) => KIND_LABELS[run.kind] },
+  {
+    header: 'Events',
+    numeric: true,
+    cell: (run) => (run.event_counts ? <EventCountsInline counts={run.event_counts} /> : (run.event_count ?? '—')),
+  },
+];
 
 /** The video's runs: open one, reuse its settings, or overlay its series on the open run's chart. */
 export function EarlierRuns({
@@ -57,67 +63,15 @@ export function EarlierRuns({
           </NativeSelect>
         </div>
       ) : null}
-      <div className="-mx-6 border-t">
-        <Table aria-label="Runs of this video">
-          <TableHeader>
-            <TableRow className="hover:bg-transparent">
-              <TableHead className="pl-6">Started</TableHead>
-              <TableHead>Kind</TableHead>
-              <TableHead>Status</TableHead>
-              <TableHead className="text-right">Events</TableHead>
-              <TableHead className="hidden md:table-cell">By</TableHead>
-              <TableHead className="pr-6 text-right">
-                <span className="sr-only">Actions</span>
-              </TableHead>
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {runs.map((run) => {
-              const open = run.analysis_uuid === openUuid;
-              return (
-                <TableRow key={run.analysis_uuid} data-state={open ? 'selected' : undefined} data-testid="run-row">
-                  <TableCell className="pl-6">{formatDate(run.created_at)}</TableCell>
-                  <TableCell>{KIND_LABELS[run.kind]}</TableCell>
-                  <TableCell>
-                    <RunStatusBadge status={run.status} />
-                  </TableCell>
-                  <TableCell className="text-right tabular-nums">
-                    {run.event_counts ? <EventCountsInline counts={run.event_counts} /> : (run.event_count ?? '—')}
-                  </TableCell>
-                  <TableCell className="hidden text-muted-foreground md:table-cell">
-                    {run.created_by?.display_name ?? '—'}
-                  </TableCell>
-                  <TableCell className="pr-6">
-                    <div className="flex justify-end gap-1">
-                      <Button
-                        variant="ghost"
-                        size="sm"
-                        onClick={() => onOpen(run.analysis_uuid)}
-                        disabled={open}
-                        aria-label={`Open the run of ${formatDate(run.created_at)}`}
-                      >
-                        <FolderOpen aria-hidden="true" />
-                        {open ? 'Shown' : 'Open'}
-                      </Button>
-                      {run.kind === 'movement_detection' ? (
-                        <Button
-                          variant="ghost"
-                          size="sm"
-                          onClick={() => onEdit(run.analysis_uuid)}
-                          aria-label={`Start from the settings of the run of ${formatDate(run.created_at)}`}
-                        >
-                          <SlidersHorizontal aria-hidden="true" />
-                          Reuse settings
-                        </Button>
-                      ) : null}
-                    </div>
-                  </TableCell>
-                </TableRow>
-              );
-            })}
-          </TableBody>
-        </Table>
-      </div>
+      <RunsTable
+        label="Runs of this video"
+        runs={runs}
+        openUuid={openUuid}
+        columns={COLUMNS}
+        canReuse={(run) => run.kind === 'movement_detection'}
+        onOpen={onOpen}
+        onEdit={onEdit}
+      />
     </div>
   );
 }
