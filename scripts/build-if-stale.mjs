@@ -45,6 +45,7 @@ export function buildServerIfStale() {
     [
       path.join(root, 'apps/server/src'),
       path.join(root, 'apps/server/build.mjs'),
+      path.join(root, 'apps/server/worker-bundles.mjs'),
       path.join(root, 'packages/time-ranges/src'),
     ],
     ['run', 'build', '-w', 'apps/server'],

@@ -13,6 +13,7 @@ export default defineConfig({
     // *.pg.test.ts need PostgreSQL: they run in the suite's PostgreSQL pass only (TEST_DATABASE_URL set).
     exclude: [...configDefaults.exclude, ...(process.env.TEST_DATABASE_URL ? [] : ['**/*.pg.test.ts'])],
     globalSetup: ['test/global-setup.ts'],
+    setupFiles: ['test/use-worker-bundles.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
