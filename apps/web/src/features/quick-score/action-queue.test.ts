@@ -28,6 +28,8 @@ function event(id: number, time: number, extra: Partial<ReviewEvent> = {}): Revi
     last_viewed_at: null,
     resolved_by: null,
     resolved_at: null,
+    suggestion: null,
+    accepted_suggestion: null,
     ...extra,
   };
 }
@@ -105,6 +107,7 @@ class FakeServer {
           touched.add(id);
           continue;
         }
+        if (!('id' in change)) continue;
         const current = this.events.get(change.id);
         if (!current) continue;
         touched.add(change.id);
@@ -125,6 +128,7 @@ class FakeServer {
         ...this.answer(),
         events: [...touched].flatMap((id) => this.events.get(id) ?? []),
         added_ids: added,
+        accepted: 0,
       };
     },
   };

@@ -25,6 +25,7 @@ import {
   type Reviewer,
   withId,
 } from './review-events';
+import { applySuggestion, isSuggestionAction } from './suggestion-actions';
 
 /** An action as "Download unsaved changes" writes it. */
 export interface QueuedAction {
@@ -163,6 +164,11 @@ export class ActionQueue {
     this.saves.retryNow();
   }
 
+  /** Reads the run's events again (new suggestions: a model was trained), keeping what waits on top. */
+  refresh() {
+    if (this.started) void this.reload(false).catch(() => {});
+  }
+
   stop() {
     this.started = false;
     this.saves.dispose();
@@ -191,6 +197,9 @@ export class ActionQueue {
         this.options.onIdAssigned?.(action.id, id);
         touched.add(id);
       }
+    }
+    if (batch.some((item) => item.payload.kind === 'accept-all')) {
+      this.notify('info', `${countOf(answer.accepted, 'suggestion')} accepted in bulk.`);
     }
     if (marksOnly) {
       // Marks leave the version alone; a different one means someone else saved meanwhile: catch up with them.
@@ -247,6 +256,19 @@ export class ActionQueue {
     let event = this.server.get(id);
     let exists = event !== undefined;
     for (const { payload: action, createdAt } of this.saves.pending()) {
+      if (isSuggestionAction(action)) {
+        // An acceptance waiting for the server is laid on the event as it is now.
+        if (!event || (action.kind === 'accept' ? action.id !== id : !action.ids.includes(id))) continue;
+        const one = new Map([[id, event]]);
+        applySuggestion(
+          { get: (key) => one.get(key), set: (changed) => one.set(changed.id, changed) },
+          action,
+          this.options.me,
+          new Date(createdAt).toISOString(),
+        );
+        event = one.get(id);
+        continue;
+      }
       if (action.id !== id) continue;
       const next = applyAction(event, action, this.options.me, new Date(createdAt).toISOString());
       event = next ?? undefined;

@@ -25,6 +25,8 @@ const event = (id: number, time: number, extra: Partial<ReviewEvent> = {}): Revi
   last_viewed_at: null,
   resolved_by: null,
   resolved_at: null,
+  suggestion: null,
+  accepted_suggestion: null,
   ...extra,
 });
 

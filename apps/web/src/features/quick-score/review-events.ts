@@ -6,6 +6,16 @@
 
 import type { AnalysisEvent, EventChange } from '@/features/analysis/api';
 import { formatTime } from '@/lib/format';
+import {
+  applySuggestion,
+  checkSuggestion,
+  describeSuggestion,
+  isSuggestionAction,
+  type SuggestionAction,
+  suggestionChange,
+  undecided,
+  undoSuggestion,
+} from './suggestion-actions';
 
 export type ReviewEvent = AnalysisEvent;
 export interface Reviewer {
@@ -25,25 +35,34 @@ export type ReviewAction =
   | { kind: 'add'; id: number; time: number; label: string | null }
   | { kind: 'delete'; id: number; at: number }
   /** Moving past an event: a mark, not a change of its data. */
-  | { kind: 'review'; id: number; at: number };
+  | { kind: 'review'; id: number; at: number }
+  | SuggestionAction;
 
 const byTime = (a: ReviewEvent, b: ReviewEvent) => a.time - b.time || a.id - b.id;
 
 /**
- * A run's events in time order with an index by id and the count of reviewed ones, changed in place: one event's
- * change costs O(1) (a move or an add, one binary search and one splice), never a pass over every event.
+ * A run's events in time order with an index by id and the counts of reviewed ones and of those accepted in bulk,
+ * changed in place: one event's change costs O(1) (a move or an add, one binary search and one splice), never a pass
+ * over every event.
  */
 export class EventList {
   private readonly order: ReviewEvent[];
   private readonly byId = new Map<number, ReviewEvent>();
   private reviewedCount = 0;
+  /** Accepted by "accept all ≥ p" and not looked at since. */
+  private unseenCount = 0;
 
   constructor(events: readonly ReviewEvent[] = []) {
     this.order = [...events].sort(byTime);
     for (const event of this.order) {
       this.byId.set(event.id, event);
-      if (event.reviewed_at) this.reviewedCount++;
+      this.count(event, 1);
     }
+  }
+
+  private count(event: ReviewEvent, sign: 1 | -1) {
+    if (event.reviewed_at) this.reviewedCount += sign;
+    else if (event.accepted_suggestion) this.unseenCount += sign;
   }
 
   get size(): number {
@@ -51,6 +70,10 @@ export class EventList {
   }
   get reviewed(): number {
     return this.reviewedCount;
+  }
+  /** Events decided by a suggestion accepted in bulk that nobody has looked at. */
+  get acceptedUnseen(): number {
+    return this.unseenCount;
   }
   at(index: number): ReviewEvent | undefined {
     return this.order[index];
@@ -109,13 +132,13 @@ export class EventList {
     return undefined;
   }
 
-  /** The first unreviewed event after index `from`, wrapping round; -1 when all are reviewed. */
+  /** The first event nobody decided on after index `from`, wrapping round; -1 when all are decided. */
   nextUnreviewed(from: number): number {
-    if (this.reviewedCount >= this.order.length) return -1;
+    if (this.reviewedCount + this.unseenCount >= this.order.length) return -1;
     const n = this.order.length;
     for (let step = 1; step <= n; step++) {
       const index = (from + step) % n;
-      if (!this.order[index]!.reviewed_at) return index;
+      if (undecided(this.order[index]!)) return index;
     }
     return -1;
   }
@@ -125,7 +148,7 @@ export class EventList {
     const old = this.byId.get(event.id);
     if (old) {
       const index = this.indexOf(old.id);
-      if (old.reviewed_at) this.reviewedCount--;
+      this.count(old, -1);
       if (old.time === event.time) this.order[index] = event;
       else {
         this.order.splice(index, 1);
@@ -133,7 +156,7 @@ export class EventList {
       }
     } else this.insertSorted(event);
     this.byId.set(event.id, event);
-    if (event.reviewed_at) this.reviewedCount++;
+    this.count(event, 1);
   }
 
   remove(id: number) {
@@ -141,7 +164,7 @@ export class EventList {
     if (!old) return;
     this.order.splice(this.indexOf(id), 1);
     this.byId.delete(id);
-    if (old.reviewed_at) this.reviewedCount--;
+    this.count(old, -1);
   }
 
   private insertSorted(event: ReviewEvent) {
@@ -158,11 +181,13 @@ export class EventList {
 
 /** The action with its event's id replaced (a temporary id that the server has now numbered). */
 export function withId(action: ReviewAction, from: number, to: number): ReviewAction {
+  if (action.kind === 'accept-all') return action;
   return action.id === from ? { ...action, id: to } : action;
 }
 
 /** What the server is sent for this action. */
 export function changeOf(action: ReviewAction): EventChange {
+  if (isSuggestionAction(action)) return suggestionChange(action);
   switch (action.kind) {
     case 'add':
       return { action: 'add', time: action.time, label: action.label };
@@ -178,7 +203,7 @@ export function changeOf(action: ReviewAction): EventChange {
 /** The event as it is once the action is applied (the server stamps the same fields when it saves). */
 export function applyAction(
   event: ReviewEvent | undefined,
-  action: ReviewAction,
+  action: Exclude<ReviewAction, SuggestionAction>,
   by: Reviewer,
   now: string,
 ): ReviewEvent | null {
@@ -200,6 +225,8 @@ export function applyAction(
       discarded: false,
       resolved_by: null,
       resolved_at: null,
+      suggestion: null,
+      accepted_suggestion: null,
       ...changed,
     };
   }
@@ -224,6 +251,10 @@ export function applyAction(
 
 /** Applies an action to a list in place. */
 export function applyToList(list: EventList, action: ReviewAction, by: Reviewer, now: string) {
+  if (isSuggestionAction(action)) {
+    applySuggestion(list, action, by, now);
+    return;
+  }
   const next = applyAction(list.get(action.id), action, by, now);
   if (next) list.set(next);
   else list.remove(action.id);
@@ -235,6 +266,7 @@ export function applyToList(list: EventList, action: ReviewAction, by: Reviewer,
  */
 export function inverseOf(action: ReviewAction, event: ReviewEvent | undefined): ReviewAction | null {
   if (!event || action.kind === 'review' || action.kind === 'delete') return null;
+  if (isSuggestionAction(action)) return undoSuggestion(action, event);
   const at = event.time;
   switch (action.kind) {
     case 'discard':
@@ -257,14 +289,14 @@ export function inverseOf(action: ReviewAction, event: ReviewEvent | undefined):
 const seconds = formatTime;
 
 /** Where the action happened: the event's time when it was taken (an add's or a move's new time). */
-export function actionTime(action: ReviewAction): number {
+export function actionTime(action: Exclude<ReviewAction, SuggestionAction>): number {
   return action.kind === 'add' || action.kind === 'move' ? action.time : action.at;
 }
 const quoted = (label: string | null) => (label ? `“${label}”` : 'no label');
 const who = (event: ReviewEvent | undefined) => event?.updated_by?.display_name ?? 'Someone';
 
 /** What the action does to its event, as a past participle: "discarded", "labelled “paw”", "moved to 2.100 s". */
-function whatItDid(action: ReviewAction): string {
+function whatItDid(action: Exclude<ReviewAction, SuggestionAction>): string {
   switch (action.kind) {
     case 'discard':
       return 'discarded';
@@ -289,6 +321,7 @@ function whatItDid(action: ReviewAction): string {
 
 /** A sentence for the action, for undo/redo and messages: "Event at 12.367 s discarded". */
 export function describeAction(action: ReviewAction): string {
+  if (isSuggestionAction(action)) return describeSuggestion(action);
   const where = action.kind === 'move' ? action.before : actionTime(action);
   return `Event at ${seconds(where)} ${whatItDid(action)}`;
 }
@@ -302,6 +335,7 @@ export type Check = { result: 'apply' } | { result: 'done' } | { result: 'confli
  * deleted, is a conflict, with a sentence saying what changed; anything else is applied again.
  */
 export function checkAction(action: ReviewAction, current: EventList, halfFrame: number): Check {
+  if (isSuggestionAction(action)) return checkSuggestion(action, current);
   if (action.kind === 'review') return current.get(action.id) ? { result: 'apply' } : { result: 'done' };
   if (action.kind === 'add') {
     const there = current.occupiedAt(action.time, halfFrame, action.id);

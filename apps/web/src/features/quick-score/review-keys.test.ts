@@ -34,6 +34,13 @@ describe('Quick Score keys', () => {
     expect(commandFor(press('ArrowRight', { altKey: true }))).toBe('nudge-later');
   });
 
+  it('maps the suggestions’ keys: A accepts, Shift+A accepts all ≥ p, O orders uncertain first', () => {
+    expect(commandFor(press('a'))).toBe('accept');
+    expect(commandFor(press('A', { shiftKey: true }))).toBe('accept-all');
+    expect(commandFor(press('o'))).toBe('order');
+    expect(commandFor(press('a', { ctrlKey: true }))).toBeNull();
+  });
+
   it('leaves other combinations to the browser', () => {
     expect(commandFor(press('d', { ctrlKey: true }))).toBeNull();
     expect(commandFor(press('r', { metaKey: true }))).toBeNull();

@@ -1,6 +1,7 @@
 /**
  * Quick Score's keys, exactly as the product brief gives them (none needs a numpad), plus undo/redo, U, ? and
- * Alt+←/→ (move the event by a frame, the keyboard's way to do what dragging the centre line does).
+ * Alt+←/→ (move the event by a frame, the keyboard's way to do what dragging the centre line does), and for
+ * suggestions (ADR 038) A (accept the event's suggestion), Shift+A ("accept all ≥ p…") and O (uncertain first).
  */
 export type Command =
   | 'next'
@@ -16,7 +17,10 @@ export type Command =
   | 'next-unreviewed'
   | 'help'
   | 'nudge-earlier'
-  | 'nudge-later';
+  | 'nudge-later'
+  | 'accept'
+  | 'accept-all'
+  | 'order';
 
 /** Commands that change the run: none of them works for a viewer. */
 export const EDITING_COMMANDS: ReadonlySet<Command> = new Set([
@@ -26,6 +30,8 @@ export const EDITING_COMMANDS: ReadonlySet<Command> = new Set([
   'redo',
   'nudge-earlier',
   'nudge-later',
+  'accept',
+  'accept-all',
 ]);
 
 export interface KeyPress {
@@ -71,6 +77,10 @@ export function commandFor(press: KeyPress): Command | null {
       return 'flag';
     case 'u':
       return 'next-unreviewed';
+    case 'a':
+      return press.shiftKey ? 'accept-all' : 'accept';
+    case 'o':
+      return 'order';
   }
   return null;
 }

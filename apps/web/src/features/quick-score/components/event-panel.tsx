@@ -37,6 +37,7 @@ export function EventPanel({
   index,
   total,
   reviewed,
+  acceptedUnseen = 0,
   fps,
   canEdit,
   canUndo,
@@ -44,11 +45,14 @@ export function EventPanel({
   save,
   notices,
   actions,
+  suggestion,
 }: {
   event: ReviewEvent | undefined;
   index: number;
   total: number;
   reviewed: number;
+  /** Accepted in bulk ("accept all ≥ p") and not looked at since: decided, not reviewed. */
+  acceptedUnseen?: number;
   fps: number;
   canEdit: boolean;
   canUndo: boolean;
@@ -56,8 +60,10 @@ export function EventPanel({
   save: QueueSnapshot;
   notices: readonly ShownNotice[];
   actions: PanelActions;
+  /** The event's suggestion (ADR 038), shown under its facts. */
+  suggestion?: ReactNode;
 }) {
-  const percent = total > 0 ? (reviewed / total) * 100 : 0;
+  const percent = total > 0 ? ((reviewed + acceptedUnseen) / total) * 100 : 0;
   return (
     <div className="grid grid-cols-1 content-start gap-5">
       <section aria-labelledby="qs-event-title" className="grid gap-3">
@@ -78,13 +84,14 @@ export function EventPanel({
               label="Next unreviewed event"
               keys={['U']}
               onClick={actions.nextUnreviewed}
-              disabled={reviewed >= total}
+              disabled={reviewed + acceptedUnseen >= total}
             >
               <SkipForward />
             </KeyButton>
           </div>
         </div>
         {event ? <EventFacts event={event} fps={fps} /> : null}
+        {suggestion}
       </section>
 
       {canEdit && event ? (
@@ -123,7 +130,12 @@ export function EventPanel({
             {reviewed.toLocaleString('en-US')} of {total.toLocaleString('en-US')}
           </span>
         </div>
-        <Progress value={percent} aria-label="Events reviewed" />
+        <Progress value={percent} aria-label="Events decided" />
+        {acceptedUnseen > 0 ? (
+          <p className="text-muted-foreground text-xs" data-testid="accepted-unseen">
+            and {acceptedUnseen.toLocaleString('en-US')} accepted in bulk, not looked at
+          </p>
+        ) : null}
       </section>
 
       <ReviewSaveStatus save={save} onRetry={actions.retry} onDownload={actions.download} />

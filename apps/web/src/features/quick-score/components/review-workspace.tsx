@@ -1,37 +1,40 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Loader2, Scale } from 'lucide-react';
+import { Loader2 } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { clipAround, frameStart, nearestFrame } from '@/components/player/frames';
 import { usePlayer } from '@/components/player/player-controller';
 import { VideoPlayer } from '@/components/player/video-player';
-import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import { agreementPath } from '@/features/agreement/links';
 import { type AnalysisRun, analysisQueries, runBypassRanges, runRef } from '@/features/analysis/api';
+import { seriesLabel } from '@/features/analysis/series-names';
 import { displayName } from '@/features/auth/api';
 import { useSession } from '@/features/auth/hooks/use-session';
+import { usePoseOverlay } from '@/features/pose/hooks/use-pose-overlay';
 import type { ScoringMode } from '@/features/scorers/api';
 import type { Video } from '@/features/videos/api';
 import { playerFacts, playerSource } from '@/features/videos/player-source';
 import { errorMessage } from '@/lib/errors';
-import { formatTime } from '@/lib/format';
-import { quickScoreApi, quickScoreKeys, quickScoreQueries } from '../api';
+import { quickScoreQueries } from '../api';
 import { useClipSpan } from '../hooks/use-clip-span';
+import { useLabelChoice } from '../hooks/use-label-choice';
 import { useNotices } from '../hooks/use-notices';
 import { useResumePosition } from '../hooks/use-resume-position';
 import { useUndoRedo } from '../hooks/use-review-actions';
 import { useReviewKeys } from '../hooks/use-review-keys';
 import { useReviewQueue } from '../hooks/use-review-queue';
+import { usePrecisionBar, useSuggestions } from '../hooks/use-suggestions';
+import { useTraceEdits } from '../hooks/use-trace-edits';
 import type { Command } from '../review-keys';
+import { AcceptAllDialog } from './accept-all-dialog';
+import { AgreementLink } from './agreement-link';
 import { ClipControls } from './clip-controls';
-import { EventPanel } from './event-panel';
-import { EventTrace, type TraceDrop } from './event-trace';
+import { EventTrace } from './event-trace';
 import { KeyMapDialog } from './key-map';
-import { type LabelChoice, LabelMenu } from './label-menu';
+import { LabelMenu } from './label-menu';
 import { downloadReviewActions } from './review-save-status';
+import { ReviewSidePanel } from './review-side-panel';
 
 /** Seconds of series shown on each side of the clip. */
 const TRACE_MARGIN_S = 1;
@@ -53,11 +56,12 @@ export function ReviewWorkspace({
   canEdit: boolean;
   scoring?: ScoringMode;
 }) {
-  const queryClient = useQueryClient();
+  const _queryClient = useQueryClient();
   const { user } = useSession();
   const me = useMemo(() => ({ id: user?.id ?? 0, display_name: displayName(user) }), [user]);
   const ref = useMemo(() => runRef(run), [run]);
   const player = usePlayer(playerFacts(video));
+  const pose = usePoseOverlay({ projectUuid, video, player });
   const fps = player.fps;
   const halfFrame = 0.5 / fps;
   const duration = video.duration_s ?? player.frameCount / fps;
@@ -74,6 +78,7 @@ export function ReviewWorkspace({
     setCurrentId((current) => (current === temporary ? id : current));
     renumberRef.current(temporary, id);
   }, []);
+  const [bar, setBar] = usePrecisionBar(me.id);
   const { queue, snapshot, error } = useReviewQueue({
     videoRef: ref,
     analysisUuid: run.analysis_uuid,
@@ -82,9 +87,11 @@ export function ReviewWorkspace({
     onNotice,
     onIdAssigned,
     scoring,
+    bar,
   });
   const events = queue?.events ?? null;
   const history = useUndoRedo(queue, events);
+  const suggestions = useSuggestions({ run, queue, events, enabled: scoring === 'consensus' });
   renumberRef.current = history.renumber;
 
   const series = useQuery(analysisQueries.series(ref, run.analysis_uuid));
@@ -163,58 +170,26 @@ export function ReviewWorkspace({
     if (index >= 0) play(index);
   }, [spanKey, index, play]);
 
-  /** Why a time cannot take an event (null when it can). */
-  const refusal = (time: number, except?: number): string | null => {
-    if (time < 0) return 'An event cannot be before 0 s.';
-    if (time > duration + 1e-9) return `An event cannot be after the end of the video (${formatTime(duration)}).`;
-    const there = events?.occupiedAt(time, halfFrame, except);
-    return there ? `There is already an event at ${formatTime(there.time)}.` : null;
-  };
+  const { moveTo, onDrop } = useTraceEdits({
+    events,
+    queue,
+    current,
+    canEdit,
+    duration,
+    halfFrame,
+    perform: history.perform,
+    play,
+    show: setCurrentId,
+    say: setTraceMessage,
+  });
 
-  const moveTo = (time: number) => {
-    if (!current || time === current.time) return;
-    const problem = refusal(time, current.id);
-    if (problem) {
-      setTraceMessage(problem);
-      return;
-    }
-    setTraceMessage(null);
-    history.perform({ kind: 'move', id: current.id, time, before: current.time });
-    if (events) play(events.indexOf(current.id));
-  };
-
-  const onDrop = (drop: TraceDrop) => {
-    if (!canEdit || !queue) return;
-    if (drop.kind === 'move') {
-      moveTo(drop.time);
-      return;
-    }
-    const problem = refusal(drop.time);
-    if (problem) {
-      setTraceMessage(problem);
-      return;
-    }
-    setTraceMessage(null);
-    const id = queue.newTemporaryId();
-    history.perform({ kind: 'add', id, time: drop.time, label: null });
-    setCurrentId(id);
-    play(queue.events.indexOf(id));
-  };
-
-  const chooseLabel = (choice: LabelChoice) => {
-    setMenuOpen(false);
-    if (!current || !canEdit) return;
-    if (choice.kind === 'create') {
-      queryClient.setQueryData<string[]>(quickScoreKeys.labels(projectUuid), (names = []) =>
-        names.some((name) => name.toLowerCase() === choice.label.toLowerCase()) ? names : [...names, choice.label],
-      );
-      // The label is kept with the event's change anyway; saving it on its own shows it in other tabs at once.
-      void quickScoreApi.createLabel(projectUuid, choice.label).catch(() => {});
-    }
-    const label = choice.label;
-    if ((current.label ?? null) === label) return;
-    history.perform({ kind: 'label', id: current.id, at: current.time, label, before: current.label ?? null });
-  };
+  const chooseLabel = useLabelChoice({
+    projectUuid,
+    current,
+    canEdit,
+    perform: history.perform,
+    close: () => setMenuOpen(false),
+  });
 
   const afterHistory = (action: ReturnType<typeof history.undo>) => {
     if (!action || !queue) return;
@@ -234,15 +209,26 @@ export function ReviewWorkspace({
   const runCommand = (command: Command, requestedAt?: number) => {
     if (!events || index < 0) return;
     switch (command) {
-      case 'next':
-        if (index < events.size - 1) goTo(index + 1, { requestedAt, markPast: true });
+      case 'next': {
+        const at = suggestions.step(index, 1);
+        if (at >= 0) goTo(at, { requestedAt, markPast: true });
         else markReviewed();
         return;
-      case 'previous':
-        if (index > 0) goTo(index - 1, { requestedAt });
+      }
+      case 'previous': {
+        const at = suggestions.step(index, -1);
+        if (at >= 0) goTo(at, { requestedAt });
         return;
+      }
+      case 'order': {
+        if (!suggestions.enabled) return;
+        // Uncertain first starts at the least certain event.
+        const first = suggestions.toggleOrder()?.[0];
+        if (first !== undefined) goTo(events.indexOf(first), { requestedAt });
+        return;
+      }
       case 'next-unreviewed': {
-        const at = events.nextUnreviewed(index);
+        const at = suggestions.nextUndecided(index);
         if (at >= 0 && at !== index) goTo(at, { requestedAt, markPast: true });
         else {
           // The last one left: moving past it completes the review.
@@ -277,6 +263,16 @@ export function ReviewWorkspace({
         moveTo(frameStart(frame, fps));
         return;
       }
+      case 'accept': {
+        if (!current.suggestion || !suggestions.enabled) return;
+        history.perform({ kind: 'accept', id: current.id, at: current.time, suggestion: current.suggestion, bar });
+        const at = suggestions.step(index, 1);
+        if (at >= 0) goTo(at, { requestedAt, markPast: true });
+        return;
+      }
+      case 'accept-all':
+        if (suggestions.enabled) suggestions.setAcceptAllOpen(true);
+        return;
       case 'undo':
         afterHistory(history.undo());
         return;
@@ -287,7 +283,7 @@ export function ReviewWorkspace({
   };
 
   useReviewKeys({
-    enabled: !menuOpen,
+    enabled: !menuOpen && !suggestions.acceptAllOpen,
     canEdit,
     helpOpen,
     onCommand: runCommand,
@@ -318,6 +314,7 @@ export function ReviewWorkspace({
             player={player}
             source={playerSource(video)}
             standby
+            marks={pose.layer}
             onPictureClick={() => index >= 0 && play(index)}
             maxHeight="45vh"
             controls={
@@ -350,7 +347,7 @@ export function ReviewWorkspace({
               bypassRanges={runBypassRanges(run)}
               player={player}
               canEdit={canEdit}
-              label={run.kind === 'movement_detection' ? 'changed pixels' : 'value'}
+              label={seriesLabel(run)}
               onDrop={onDrop}
             />
           ) : series.isError ? (
@@ -366,48 +363,27 @@ export function ReviewWorkspace({
         </CardContent>
       </Card>
 
-      <Card className="content-start">
-        <CardContent>
-          <EventPanel
-            event={current}
-            index={index}
-            total={events?.size ?? 0}
-            reviewed={events?.reviewed ?? 0}
-            fps={fps}
-            canEdit={canEdit}
-            canUndo={history.canUndo}
-            canRedo={history.canRedo}
-            save={snapshot}
-            notices={notices}
-            actions={{
-              previous: () => runCommand('previous'),
-              next: () => runCommand('next'),
-              nextUnreviewed: () => runCommand('next-unreviewed'),
-              discard: () => runCommand('discard'),
-              flag: () => runCommand('flag'),
-              label: () => setMenuOpen(true),
-              undo: () => runCommand('undo'),
-              redo: () => runCommand('redo'),
-              keys: () => setHelpOpen(true),
-              retry: () => queue?.retryNow(),
-              download: () => queue && downloadReviewActions(queue, run.analysis_uuid),
-              dismissNotice,
-            }}
-          />
-          <Button variant="outline" size="sm" className="mt-4 w-full" asChild>
-            <Link
-              to={agreementPath(projectUuid, {
-                subject: video.subject_uuid,
-                video: video.video_uuid,
-                candidate: { kind: 'run_reviewed', analysisUuid: run.analysis_uuid },
-              })}
-            >
-              <Scale aria-hidden="true" />
-              Agreement with another scoring
-            </Link>
-          </Button>
-        </CardContent>
-      </Card>
+      <ReviewSidePanel
+        current={current}
+        index={index}
+        events={events}
+        fps={fps}
+        canEdit={canEdit}
+        history={history}
+        save={snapshot}
+        notices={notices}
+        command={runCommand}
+        openLabels={() => setMenuOpen(true)}
+        openKeys={() => setHelpOpen(true)}
+        retry={() => queue?.retryNow()}
+        download={() => queue && downloadReviewActions(queue, run.analysis_uuid)}
+        dismissNotice={dismissNotice}
+        suggestions={suggestions}
+        bar={bar}
+        onBar={setBar}
+        agreement={<AgreementLink projectUuid={projectUuid} video={video} analysisUuid={run.analysis_uuid} />}
+        posePanel={pose.panel}
+      />
 
       <LabelMenu
         open={menuOpen && canEdit}
@@ -417,6 +393,12 @@ export function ReviewWorkspace({
         onClose={() => setMenuOpen(false)}
       />
       <KeyMapDialog open={helpOpen} canEdit={canEdit} onClose={() => setHelpOpen(false)} />
+      <AcceptAllDialog
+        open={suggestions.acceptAllOpen && canEdit}
+        onClose={() => suggestions.setAcceptAllOpen(false)}
+        acceptable={suggestions.acceptable}
+        onConfirm={(minConfidence, taken) => suggestions.acceptAll(minConfidence, taken, bar)}
+      />
     </div>
   );
 }

@@ -20,6 +20,7 @@ export function useReviewQueue({
   onNotice,
   onIdAssigned,
   scoring = 'consensus',
+  bar,
 }: {
   videoRef: VideoRef;
   analysisUuid: string;
@@ -29,6 +30,8 @@ export function useReviewQueue({
   halfFrame: number;
   onNotice: (notice: QueueNotice) => void;
   onIdAssigned: (temporary: number, id: number) => void;
+  /** The reader's precision bar for suggestions (the consensus only: a blind scoring has none). */
+  bar: number;
 }) {
   const [queue, setQueue] = useState<ActionQueue | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -58,7 +61,7 @@ export function useReviewQueue({
           : {
               update: (version: number, changes: EventChange[]) =>
                 analysisApi.updateEvents(ref, { analysis_uuid: analysisUuid, version, changes, answer: 'changed' }),
-              fetchAll: () => analysisApi.events(ref, analysisUuid),
+              fetchAll: () => analysisApi.events(ref, analysisUuid, bar),
             };
       opened = new ActionQueue({
         // A scoring's actions wait under a key of their own: they never reach the consensus, nor the reverse.
@@ -81,7 +84,7 @@ export function useReviewQueue({
       cancelled = true;
       opened?.stop();
     };
-  }, [projectUuid, subjectUuid, videoUuid, analysisUuid, meId, meName, halfFrame, handlers, scoring]);
+  }, [projectUuid, subjectUuid, videoUuid, analysisUuid, meId, meName, halfFrame, handlers, scoring, bar]);
 
   const snapshot = useSyncExternalStore(
     queue?.subscribe ?? noSubscription,
