@@ -13,7 +13,7 @@ const FRAMES = FPS * SECONDS;
 const REQUESTS = 10;
 
 /** A 1-hour, 30 fps, 160×120 H.264 video: 10 s encoded once and looped by stream copy (seconds to make). */
-function makeHourVideo(cacheDir: string): string {
+export function makeHourVideo(cacheDir: string): string {
   mkdirSync(cacheDir, { recursive: true });
   const file = path.join(cacheDir, 'agreement-160x120-3600s.mp4');
   if (existsSync(file)) return file;

@@ -2,20 +2,30 @@
 // movement detection end to end through the API and the job system with one and two workers, location tracking
 // (issue 22) with both algorithms, memory, and preview latency.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { IntensityCounter, type IntensityParameters } from '../src/modules/analysis/engine/intensity.js';
 import { uploadReadyVideo } from './bench-uploads.js';
 import type { BenchHarness } from './harness.js';
+import { locationRows } from './location-bench.js';
+import {
+  FRAMES,
+  measurePairs,
+  measureRun,
+  median,
+  pairedMeasureRows,
+  type RunMeasure,
+  rate,
+  runMeasureRows,
+  sleep,
+  VIDEO,
+} from './run-measure.js';
 
-export const VIDEO = { width: 640, height: 480, fps: 30, seconds: 600 } as const;
-export const FRAMES = VIDEO.fps * VIDEO.seconds;
+export { FRAMES, VIDEO };
+
 const QUARTER_ROI = { start_s: 0, x: 160, y: 120, width: 320, height: 240 };
 const MB = 1024 * 1024;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const rate = (framesPerSecond: number) => `${Math.round(framesPerSecond)} frames/s`;
 
 /**
  * A static textured scene with a dark square gliding over it, 18,000 frames (10 min of 640x480 at 30 fps): H.264 MP4
@@ -102,98 +112,9 @@ function counterRate(file: string, parameters: IntensityParameters): number {
   return 3000 / best;
 }
 
-/** Summed RSS (MB) of the ffmpeg processes whose parent is `pid` (worker threads spawn them from the server). */
-function ffmpegChildrenRssMb(pid: number): number {
-  let kb = 0;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // The command name is in parentheses and may hold spaces; the parent pid is the second field after it.
-      const close = stat.lastIndexOf(')');
-      const name = stat.slice(stat.indexOf('(') + 1, close);
-      const parent = Number(stat.slice(close + 2).split(' ')[1]);
-      if (parent !== pid || name !== 'ffmpeg') continue;
-      const status = readFileSync(`/proc/${entry}/status`, 'utf8');
-      kb += Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0);
-    } catch {
-      // The process ended between listing and reading.
-    }
-  }
-  return kb / 1024;
-}
-
-/** Samples the children's summed RSS every 100 ms until stopped; answers the peak. */
-function sampleChildren(pid: number): { stop(): number } {
-  let peak = 0;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, ffmpegChildrenRssMb(pid));
-  }, 100);
-  return {
-    stop() {
-      clearInterval(timer);
-      return peak;
-    },
-  };
-}
-
 interface VideoUrls {
   videoUrl: string;
   analysisUrl: string;
-}
-
-/** CPU seconds used so far by process `pid`, all its threads (user + system; /proc counts in ticks of 1/100 s). */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-interface RunMeasure {
-  wallSeconds: number;
-  apiSeconds: number;
-  serverPeakMb: number;
-  /** CPU seconds of the server process (worker threads included) during the run. */
-  serverCpuSeconds: number;
-  ffmpegPeakMb: number;
-}
-
-/** One run (movement detection unless `kind` says otherwise): POST, then a GET every 200 ms until it has succeeded. */
-async function measureRun(
-  h: BenchHarness,
-  server: { pid: number },
-  analysisUrl: string,
-  parameters: Record<string, unknown>,
-  kind = 'movement_detection',
-): Promise<RunMeasure> {
-  const access = await h.login();
-  h.resetPeakRss(server.pid);
-  const children = sampleChildren(server.pid);
-  const cpuAtStart = cpuSeconds(server.pid);
-  try {
-    const started = performance.now();
-    const created = await h.api('POST', analysisUrl, access, { kind, parameters });
-    for (;;) {
-      await sleep(200);
-      const run = await h.api('GET', `${analysisUrl}${created.analysis_uuid}/`, access);
-      if (run.status === 'succeeded') {
-        const wallSeconds = (performance.now() - started) / 1000;
-        if (run.summary?.samples !== FRAMES) throw new Error(`the run counted ${run.summary?.samples} frames`);
-        return {
-          wallSeconds,
-          apiSeconds: (Date.parse(run.finished_at) - Date.parse(run.created_at)) / 1000,
-          serverPeakMb: h.peakRssMb(server.pid),
-          serverCpuSeconds: cpuSeconds(server.pid) - cpuAtStart,
-          ffmpegPeakMb: children.stop(),
-        };
-      }
-      if (run.status !== 'queued' && run.status !== 'running')
-        throw new Error(`the run ended ${run.status}: ${run.error}`);
-      if (performance.now() - started > 300_000) throw new Error('the run did not finish within 5 minutes');
-    }
-  } finally {
-    children.stop();
-  }
 }
 
 /** Waits (at most a minute) for the 1-minute load average to fall below 1.5; answers the load it measured at. */
@@ -214,6 +135,7 @@ export async function analysisPhase(
   h: BenchHarness,
   dataDir: string,
   subjectsUrl: string,
+  options: { locationOnly?: boolean } = {},
 ): Promise<[string, string][]> {
   const rows: [string, string][] = [];
   h.log('analysis: preparing the 10-minute 640x480 video...');
@@ -226,7 +148,10 @@ export async function analysisPhase(
 
   h.log('analysis: ffmpeg decode rates...');
   const decodeInput = ['-hide_banner', '-nostdin', '-v', 'error', '-i', file];
-  const grayRate = await bestDecodeRate([...decodeInput, '-f', 'rawvideo', '-pix_fmt', 'gray', '-']);
+  const grayArgs = [...decodeInput, '-f', 'rawvideo', '-pix_fmt', 'gray', '-'];
+  const grayRate = await bestDecodeRate(grayArgs);
+  // The target rows time this decode again right before each of their runs (measurePairs).
+  const grayReferenceSeconds = () => timeDecode(grayArgs);
   const lumaRate = await bestDecodeRate([
     ...decodeInput,
     ...['-vf', 'extractplanes=y', '-f', 'rawvideo', '-pix_fmt', 'gray', '-'],
@@ -237,6 +162,26 @@ export async function analysisPhase(
     rate(lumaRate),
   ]);
 
+  if (options.locationOnly) {
+    const server = await h.startServer(dataDir, { ANALYSIS_WORKERS: '2' });
+    try {
+      h.log('analysis: uploading the video...');
+      const { videoUrl } = await uploadReadyVideo(h, subjectsUrl, file, 120_000);
+      rows.push(
+        ...(await locationRows(
+          h,
+          server,
+          { analysisUrl: `${videoUrl}analysis/`, dataDir },
+          grayRate,
+          grayReferenceSeconds,
+        )),
+      );
+    } finally {
+      await server.stop();
+    }
+    return rows;
+  }
+
   h.log('analysis: the counting kernel alone...');
   const plain = { threshold: 20, opening: 0, closing: 0, small_object_removal: 0 };
   rows.push([
@@ -244,17 +189,8 @@ export async function analysisPhase(
     `${rate(counterRate(file, plain))} / ${rate(counterRate(file, { ...plain, opening: 3, closing: 3, small_object_removal: 20 }))}`,
   ]);
 
-  const runRows = (label: string, target: string, run: RunMeasure) => {
-    const wallRate = FRAMES / run.wallSeconds;
-    rows.push([
-      `${label}: frames/s (wall time from POST to the first 200 ms poll that sees succeeded)${target}`,
-      `${rate(wallRate)} = ${(wallRate / grayRate).toFixed(2)} × ffmpeg gray, ${(wallRate / lumaRate).toFixed(2)} × Y plane (${run.wallSeconds.toFixed(1)} s; created→finished per the API ${run.apiSeconds.toFixed(1)} s; server CPU ${run.serverCpuSeconds.toFixed(1)} s = ${((run.serverCpuSeconds * 1000) / FRAMES).toFixed(2)} ms a frame)`,
-    ]);
-    rows.push([
-      `${label}: peak RSS of the server (worker threads included) / summed ffmpeg children (100 ms samples)`,
-      `${run.serverPeakMb.toFixed(0)} MB / ${run.ffmpegPeakMb.toFixed(0)} MB`,
-    ]);
-  };
+  const runRows = (label: string, target: string, run: RunMeasure) =>
+    rows.push(...runMeasureRows(label, target, run, grayRate, lumaRate));
 
   // One worker: the segments (300 s each) run one after the other.
   let urls: VideoUrls;
@@ -275,11 +211,14 @@ export async function analysisPhase(
 
   server = await h.startServer(dataDir, { ANALYSIS_WORKERS: '2' });
   try {
-    h.log('analysis: movement detection with 2 workers...');
-    runRows(
-      'Movement detection end to end, ANALYSIS_WORKERS=2, whole frame',
-      ' (target ≥ 1.6 × ffmpeg gray)',
-      await measureRun(h, server, urls.analysisUrl, {}),
+    h.log('analysis: movement detection with 2 workers, 3 runs each paired with a reference decode...');
+    const twoWorkers = await measurePairs(3, grayReferenceSeconds, () => measureRun(h, server, urls.analysisUrl, {}));
+    rows.push(
+      ...pairedMeasureRows(
+        'Movement detection end to end, ANALYSIS_WORKERS=2, whole frame',
+        ' (target ≥ 1.6 × ffmpeg gray)',
+        twoWorkers,
+      ),
     );
     h.log('analysis: movement detection with 2 workers and a quarter-picture ROI...');
     runRows(
@@ -294,19 +233,8 @@ export async function analysisPhase(
       await measureRun(h, server, urls.analysisUrl, { opening: 3, closing: 3, small_object_removal: 20 }),
     );
 
-    // Location tracking (issue 22): the reference first (its own job, every ffmpeg thread), then the pieces side by side,
-    // each after the first warming up on 600 frames before its own; the join checks them against a single pass (ADR 028).
-    h.log('analysis: location tracking with body_core (the default)...');
-    runRows(
-      'Location tracking end to end (body_core, the default), ANALYSIS_WORKERS=2, whole frame',
-      ' (target ≥ 1.0 × ffmpeg gray)',
-      await measureRun(h, server, urls.analysisUrl, {}, 'location_tracking'),
-    );
-    h.log("analysis: location tracking with eztrack (its notebook's defaults)...");
-    runRows(
-      "Location tracking end to end (eztrack, ezTrack's notebook defaults), ANALYSIS_WORKERS=2, whole frame",
-      '',
-      await measureRun(h, server, urls.analysisUrl, { algorithm: 'eztrack' }, 'location_tracking'),
+    rows.push(
+      ...(await locationRows(h, server, { analysisUrl: urls.analysisUrl, dataDir }, grayRate, grayReferenceSeconds)),
     );
 
     h.log('analysis: previews...');
@@ -324,7 +252,6 @@ export async function analysisPhase(
       elapsed.push(preview.elapsed_ms);
       if (preview.values.length !== 3 * VIDEO.fps) throw new Error(`the preview had ${preview.values.length} values`);
     }
-    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     rows.push([
       'Preview (create-preview/, 3 s of 640x480 from 60 s, 5 requests one after another): wall time p50 / max (target ≤ 2 s)',
       `${median(walls).toFixed(0)} ms / ${Math.max(...walls).toFixed(0)} ms (server's elapsed_ms ${median(elapsed).toFixed(0)} / ${Math.max(...elapsed).toFixed(0)} ms)`,

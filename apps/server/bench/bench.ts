@@ -1,6 +1,6 @@
 // `npm run bench`: starts the built server on a fresh DATA_DIR (embedded shape: PGlite, local disk) and measures it
 // over real HTTP. Prints a markdown table and writes it to docs/benchmarks.md. `npm run bench -- --only=analysis`
-// (or `--only=agreement`, `--only=copy`…) runs those rows alone and only prints them.
+// (or `--only=agreement`, `--only=copy`, `--only=pose`, `--only=batches`…) runs those rows alone and only prints them.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import {
   createReadStream,
@@ -17,16 +17,27 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
+import { resolveMediaBinaries } from '../src/adapters/media/binaries.js';
 import { agreementPhase } from './agreement-bench.js';
 import { analysisPhase } from './analysis-bench.js';
 import { annotatorBench } from './annotator-bench.js';
+import { batchPhase } from './batch-bench.js';
 import { chartBench } from './chart-bench.js';
 import { copyPhase } from './copy-bench.js';
 import { loadPhase as listLoadPhase } from './load-bench.js';
+import { posePhase } from './pose-bench.js';
 import { quickScorePhase } from './quick-score-bench.js';
+import { suggestionsPhase } from './suggestions-bench.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const cacheDir = path.join(root, 'apps/server/.tmp/bench');
+// The benches make their videos with `ffmpeg` by name: on a machine without it on PATH, the server's own choice (the
+// npm packages' binaries, ADR 018) is put first on PATH, so they run wherever the server does.
+{
+  const binaries = resolveMediaBinaries(cacheDir);
+  const dirs = [...new Set([path.dirname(binaries.ffmpeg), path.dirname(binaries.ffprobe)])];
+  process.env.PATH = [...dirs, process.env.PATH ?? ''].join(path.delimiter);
+}
 // BENCH_PORT pins the port (parallel benches on one machine keep to their own ranges).
 const port = Number(process.env.BENCH_PORT) || 8400 + Math.floor(Math.random() * 500);
 const base = `http://127.0.0.1:${port}`;
@@ -380,7 +391,7 @@ async function postgresUrl(): Promise<{ url: string; drop(): Promise<void> } | u
 
 const harness = { cacheDir, baseUrl: base, log, api, login, uploadMultipart, startServer, peakRssMb, resetPeakRss };
 
-/** `--only=analysis|agreement`: those rows alone, on a seeded server (no load, upload or chart rows). */
+/** `--only=analysis|location|agreement`: those rows alone, on a seeded server (no load, upload or chart rows). */
 async function seededPhaseOnly(phase: typeof analysisPhase) {
   const dataDir = path.join(os.tmpdir(), `bench-phase-${Date.now()}`);
   try {
@@ -400,6 +411,11 @@ async function seededPhaseOnly(phase: typeof analysisPhase) {
   }
 }
 const analysisOnly = () => seededPhaseOnly(analysisPhase);
+/** `--only=batches`: the batch rows alone (issue 23). */
+const batchesOnly = () => seededPhaseOnly(batchPhase);
+/** `--only=location`: the location-tracking rows alone (with ffmpeg's decode rate they are measured against). */
+const locationOnly = () =>
+  seededPhaseOnly((h, dataDir, subjectsUrl) => analysisPhase(h, dataDir, subjectsUrl, { locationOnly: true }));
 
 /** The lists under load, on PostgreSQL and embedded; returns its rows (they go to their own section of the file). */
 async function listLoad(): Promise<[string, string][]> {
@@ -451,6 +467,7 @@ const markdownTable = (tableRows: [string, string][]) =>
   ['| Measure | Result |', '|---|---|', ...tableRows.map(([name, value]) => `| ${name} | ${value} |`)].join('\n');
 const agreementOnly = () => seededPhaseOnly(agreementPhase);
 const copyOnly = () => seededPhaseOnly(copyPhase);
+const poseOnly = () => seededPhaseOnly(posePhase);
 
 /** `--only=quick-score`: Quick Score's rows alone, on a fresh server. */
 async function quickScoreOnly() {
@@ -480,6 +497,8 @@ async function main() {
   if (only !== undefined) {
     const parts: Record<string, () => Promise<void>> = {
       analysis: analysisOnly,
+      batches: batchesOnly,
+      location: locationOnly,
       agreement: agreementOnly,
       'quick-score': quickScoreOnly,
       load: async () => {
@@ -488,6 +507,8 @@ async function main() {
         writeLoadSection(loadRows);
       },
       copy: copyOnly,
+      pose: poseOnly,
+      suggestions: () => seededPhaseOnly(suggestionsPhase),
     };
     const part = parts[only];
     if (!part) throw new Error(`unknown --only=${only}: parts that run alone are ${Object.keys(parts).join(', ')}`);
@@ -504,6 +525,9 @@ async function main() {
     rows.push(...(await analysisPhase(harness, embeddedDir, subjectsUrl)));
     rows.push(...(await agreementPhase(harness, embeddedDir, subjectsUrl)));
     rows.push(...(await copyPhase(harness, embeddedDir, subjectsUrl)));
+    rows.push(...(await posePhase(harness, embeddedDir, subjectsUrl)));
+    rows.push(...(await batchPhase(harness, embeddedDir, subjectsUrl)));
+    rows.push(...(await suggestionsPhase(harness, embeddedDir, subjectsUrl)));
     rows.push(...(await quickScorePhase(harness, embeddedDir, subjectsUrl, { email, password })));
   } finally {
     rmSync(embeddedDir, { recursive: true, force: true });

@@ -1,5 +1,6 @@
 import type { InjectOptions } from 'fastify';
 import { annotationConfigs, videos } from '../src/db/schema.js';
+import { withRun } from './access-matrix.analysis.js';
 import type { Endpoint, Fixture } from './access-matrix.types.js';
 import { multipartFile } from './factories.js';
 
@@ -117,6 +118,18 @@ export const accessMatrixAnnotationEndpoints: Endpoint[] = [
     minimum: 'viewer',
     prepare: withTrack,
     request: (f) => json('GET', `${trackUrl(f)}export/?format=csv`),
+  },
+  {
+    name: 'POST annotations/fill-from-series',
+    minimum: 'member',
+    prepare: withRun('succeeded'),
+    request: (f) =>
+      json('POST', `${annotationsUrl(f)}fill-from-series/`, {
+        source_analysis_uuid: f.analysisUuid,
+        comparison: 'gt',
+        threshold: 50,
+        name: 'From the series',
+      }),
   },
   {
     name: 'GET annotations/export (BORIS)',

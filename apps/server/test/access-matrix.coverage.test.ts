@@ -64,6 +64,7 @@ describe('the access matrix is complete by construction', () => {
     invitationUuid: randomUUID(),
     analysisUuid: randomUUID(),
     annotationConfigUuid: randomUUID(),
+    protocolUuid: randomUUID(),
     targetUserId: 41,
   };
   const actor: TestUser = { id: 42, email: 'a@lab.test', password: 'x', token: 't', headers: { authorization: 'x' } };

@@ -2,6 +2,10 @@ import type { InjectOptions } from 'fastify';
 import { accessMatrixAgreementEndpoints } from './access-matrix.agreement.js';
 import { accessMatrixAnalysisEndpoints } from './access-matrix.analysis.js';
 import { accessMatrixAnnotationEndpoints } from './access-matrix.annotations.js';
+import { accessMatrixBatchEndpoints } from './access-matrix.batches.js';
+import { accessMatrixPoseEndpoints } from './access-matrix.pose.js';
+import { accessMatrixProtocolEndpoints } from './access-matrix.protocols.js';
+import { accessMatrixSuggestionEndpoints } from './access-matrix.suggestions.js';
 import { accessMatrixTeamEndpoints } from './access-matrix.team.js';
 import { accessMatrixTrashEndpoints } from './access-matrix.trash.js';
 import type { Endpoint } from './access-matrix.types.js';
@@ -86,5 +90,9 @@ export const accessMatrixEndpoints: Endpoint[] = [
   ...accessMatrixAnalysisEndpoints,
   ...accessMatrixTrashEndpoints,
   ...accessMatrixAnnotationEndpoints,
+  ...accessMatrixPoseEndpoints,
   ...accessMatrixAgreementEndpoints,
+  ...accessMatrixProtocolEndpoints,
+  ...accessMatrixBatchEndpoints,
+  ...accessMatrixSuggestionEndpoints,
 ];

@@ -29,7 +29,7 @@ function expectedForAllowedRole(endpoint: Endpoint, who: MatrixRole, state: Proj
       },
     };
   }
-  return { status: [200, 201, 204, 206] };
+  return { status: [200, 201, 202, 204, 206] };
 }
 
 /**

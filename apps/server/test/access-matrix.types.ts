@@ -17,6 +17,12 @@ export interface Fixture {
   analysisUuid?: string;
   /** Set by endpoints that need an annotation track. */
   annotationConfigUuid?: string;
+  /** Set by endpoints that need a pose set. */
+  poseUuid?: string;
+  /** Set by endpoints that need a protocol. */
+  protocolUuid?: string;
+  /** Set by endpoints that need a batch. */
+  batchUuid?: string;
   /** Set by endpoints that need something in the trash (its item uuid). */
   trashItemUuid?: string;
   /** The project's name (deleting a project asks for it). */

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import type { AppContext } from '../src/context.js';
-import { memberships, users } from '../src/db/schema.js';
+import { analyses, memberships, users } from '../src/db/schema.js';
+import type { JobDefinition } from '../src/jobs/job-queue.js';
 import { hashPassword } from '../src/lib/passwords.js';
 
 export const DEFAULT_PASSWORD = 'correct horse battery staple';
@@ -14,6 +16,8 @@ export interface TestUser {
   /** `{ authorization: 'Bearer …' }` for `app.inject` and fetch. */
   headers: { authorization: string };
 }
+
+const TEST_TOKEN_SECONDS = 2 * 60 * 60;
 
 /** A verified user straight in the database, with an access token, for tests that are not about sign-up. */
 export async function createUser(
@@ -32,7 +36,9 @@ export async function createUser(
       emailVerified: options.verified ?? true,
     })
     .returning();
-  const token = await ctx.tokens.signAccess(row!.id);
+  // Valid for the longest test file on a loaded machine: a file that outlived the app's five minutes got 401s in its
+  // last tests. Expiry itself is tested through sign-in and refresh (auth tests), not with these fixtures.
+  const token = await ctx.tokens.signAccess(row!.id, TEST_TOKEN_SECONDS);
   return { id: row!.id, email, password, token, headers: { authorization: `Bearer ${token}` } };
 }
 
@@ -68,4 +74,30 @@ export function multipartFile(
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
   return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+/**
+ * A queued copy of a run, sent to `job` as if it had been created before a change the test then made (a source
+ * deleted between a run's creation and its job). Answers the copy's uuid.
+ */
+export async function queueCopyOfRun(
+  ctx: AppContext,
+  analysisUuid: string,
+  job: JobDefinition<{ analysisUuid: string }, AppContext>,
+): Promise<string> {
+  const [row] = await ctx.db.select().from(analyses).where(eq(analyses.analysisUuid, analysisUuid));
+  if (!row) throw new Error(`no run ${analysisUuid}`);
+  const copy = randomUUID();
+  await ctx.db.insert(analyses).values({
+    ...row,
+    analysisUuid: copy,
+    status: 'queued',
+    summary: null,
+    seriesKey: null,
+    seriesCsvKey: null,
+    startedAt: null,
+    finishedAt: null,
+  });
+  await ctx.jobs.send(job, { analysisUuid: copy });
+  return copy;
 }

@@ -5603,8 +5603,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Start an analysis run (movement_detection, or event_detection on an earlier run)
-         * @description Body `{kind, parameters, source_analysis_uuid}`. Unknown or out-of-range parameters are 400 with one message per field (`parameters.threshold`…); every default is filled in and kept with the run. Re-run = create again with the same or edited parameters.
+         * Start an analysis run (movement_detection, location_tracking, pose_series from a pose set, or event_detection on an earlier run)
+         * @description Body `{kind, parameters, source_analysis_uuid}`. Unknown or out-of-range parameters are 400 with one message per field (`parameters.threshold`…); every default is filled in and kept with the run. Re-run = create again with the same or edited parameters. `pose_series` (ADR 032, 037): `{pose_uuid, measure: speed|distance|angle, individual?, parts, likelihood_cutoff = 0.6, max_gap_frames = 5, scale?}` — a series per video frame that event_detection reads; each entry of `parts` is a body part of `individual` (a name) or `{individual, part}`, so one measure can take parts of different individuals.
          */
         post: {
             parameters: {
@@ -5620,13 +5620,23 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @enum {string} */
-                        kind: "movement_detection" | "event_detection" | "timeseries_import" | "location_tracking";
-                        /** @default {} */
+                        /**
+                         * @description Required without protocol_uuid; with it, the protocol's kind (must match when given)
+                         * @enum {string}
+                         */
+                        kind?: "movement_detection" | "event_detection" | "timeseries_import" | "location_tracking" | "pose_series";
+                        /**
+                         * @description With protocol_uuid: overrides of the protocol's parameters, key by key (a list is replaced whole)
+                         * @default {}
+                         */
                         parameters?: {
                             [key: string]: unknown;
                         };
                         source_analysis_uuid?: string;
+                        /** @description Make the run from this protocol of the project (ADR 031) */
+                        protocol_uuid?: string;
+                        /** @description The protocol's version to use; its current version when left out */
+                        protocol_version?: number;
                     };
                 };
             };
@@ -5645,11 +5655,34 @@ export interface paths {
                             subject_name: string;
                             video_name: string;
                             /** @enum {string} */
-                            kind: "movement_detection" | "event_detection" | "timeseries_import" | "location_tracking";
+                            kind: "movement_detection" | "event_detection" | "timeseries_import" | "location_tracking" | "pose_series";
                             parameters: {
                                 [key: string]: unknown;
                             };
                             source_analysis_uuid: string | null;
+                            /** @description What the series of a run with a source is (an event detection reads its source's series; a detection on a detection, the first run up the chain that is not one): null without a source or when that run is gone (ADR 037) */
+                            source_series: {
+                                /** @description The run that made the values */
+                                analysis_uuid: string;
+                                /** @enum {string} */
+                                kind: "movement_detection" | "event_detection" | "timeseries_import" | "location_tracking" | "pose_series";
+                                /** @description A pose-derived series: what it measures (null for any other kind) */
+                                pose: {
+                                    /** @description speed, distance or angle */
+                                    measure: string;
+                                    /** @description The measure's body parts in order, each with its individual */
+                                    parts: {
+                                        individual: string;
+                                        part: string;
+                                    }[];
+                                    /** @description px/s, px, degrees, or the scale's unit (cm/s, cm…) */
+                                    unit: string;
+                                } | null;
+                            } | null;
+                            /** @description The protocol the run was made from, as recorded (kept when the protocol is deleted) */
+                            protocol_uuid: string | null;
+                            /** @description The protocol's version the run used */
+                            protocol_version: number | null;
                             /** @enum {string} */
                             status: "queued" | "running" | "succeeded" | "failed" | "revoked";
                             progress: number;
@@ -5727,6 +5760,17 @@ export interface paths {
                                     };
                                     /** @description What the run found about its reference (e.g. the animal sat still in most of its frames) */
                                     notes: string[];
+                                    /** @description Runs whose positions are a pose set's body part (parameters.source, ADR 037) */
+                                    pose?: {
+                                        /** @description The pose set the positions came from, as it was named then */
+                                        pose_name: string;
+                                        individual: string;
+                                        part: string;
+                                        /** @description Frames whose point was absent or below the cutoff */
+                                        missing_points: number;
+                                        /** @description Of those, the points filled by linear interpolation */
+                                        interpolated_points: number;
+                                    };
                                     bins: {
                                         start_s: number;
                                         end_s: number;
@@ -5747,6 +5791,17 @@ export interface paths {
                                             distance_px: number;
                                         }[];
                                     }[];
+                                };
+                                /** @description Pose-derived series only (ADR 032) */
+                                pose_series?: {
+                                    /** @description The pose set the series was derived from, as it was named then */
+                                    pose_name: string;
+                                    /** @description px/s (speed), px (distance) or degrees (angle) */
+                                    unit: string;
+                                    /** @description Points of the measure's body parts missing before interpolation (absent or below the cutoff) */
+                                    missing_points: number;
+                                    /** @description Of those, the points filled by linear interpolation */
+                                    interpolated_points: number;
                                 };
                             } | null;
                             /** @description Every event of a succeeded run, discarded ones included (what Quick Score steps through) */
@@ -6028,11 +6083,34 @@ export interface paths {
                             subject_name: string;
                             video_name: string;
                             /** @enum {string} */
-                            kind: "movement_detection" | "event_detection" | "timeseries_import" | "location_tracking";
+                            kind: "movement_detection" | "event_detection" | "timeseries_import" | "location_tracking" | "pose_series";
                             parameters: {
                                 [key: string]: unknown;
                             };
                             source_analysis_uuid: string | null;
+                            /** @description What the series of a run with a source is (an event detection reads its source's series; a detection on a detection, the first run up the chain that is not one): null without a source or when that run is gone (ADR 037) */
+                            source_series: {
+                                /** @description The run that made the values */
+                                analysis_uuid: string;
+                                /** @enum {string} */
+                                kind: "movement_detection" | "event_detection" | "timeseries_import" | "location_tracking" | "pose_series";
+                                /** @description A pose-derived series: what it measures (null for any other kind) */
+                                pose: {
+                                    /** @description speed, distance or angle */
+                                    measure: string;
+                                    /** @description The measure's body parts in order, each with its individual */
+                                    parts: {
+                                        individual: string;
+                                        part: string;
+                                    }[];
+                                    /** @description px/s, px, degrees, or the scale's unit (cm/s, cm…) */
+                                    unit: string;
+                                } | null;
+                            } | null;
+                            /** @description The protocol the run was made from, as recorded (kept when the protocol is deleted) */
+                            protocol_uuid: string | null;
+                            /** @description The protocol's version the run used */
+                            protocol_version: number | null;
                             /** @enum {string} */
                             status: "queued" | "running" | "succeeded" | "failed" | "revoked";
                             progress: number;
@@ -6110,6 +6188,17 @@ export interface paths {
                                     };
                                     /** @description What the run found about its reference (e.g. the animal sat still in most of its frames) */
                                     notes: string[];
+                                    /** @description Runs whose positions are a pose set's body part (parameters.source, ADR 037) */
+                                    pose?: {
+                                        /** @description The pose set the positions came from, as it was named then */
+                                        pose_name: string;
+                                        individual: string;
+                                        part: string;
+                                        /** @description Frames whose point was absent or below the cutoff */
+                                        missing_points: number;
+                                        /** @description Of those, the points filled by linear interpolation */
+                                        interpolated_points: number;
+                                    };
                                     bins: {
                                         start_s: number;
                                         end_s: number;
@@ -6130,6 +6219,17 @@ export interface paths {
                                             distance_px: number;
                                         }[];
                                     }[];
+                                };
+                                /** @description Pose-derived series only (ADR 032) */
+                                pose_series?: {
+                                    /** @description The pose set the series was derived from, as it was named then */
+                                    pose_name: string;
+                                    /** @description px/s (speed), px (distance) or degrees (angle) */
+                                    unit: string;
+                                    /** @description Points of the measure's body parts missing before interpolation (absent or below the cutoff) */
+                                    missing_points: number;
+                                    /** @description Of those, the points filled by linear interpolation */
+                                    interpolated_points: number;
                                 };
                             } | null;
                             /** @description Every event of a succeeded run, discarded ones included (what Quick Score steps through) */
@@ -6254,11 +6354,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A run's events (`?analysis_uuid=`; the video's latest succeeded run when absent) */
+        /**
+         * A run's events (`?analysis_uuid=`; the video's latest succeeded run when absent)
+         * @description Each event nobody decided on carries `suggestion` from the newest model of the run's project, kind and protocol (ADR 038), where the suggested classes' held-out precision reaches `min_precision` (default 0.9) with at least 30 examples; null elsewhere. A run's suggestions are computed once per model version (in a worker thread) and kept.
+         */
         get: {
             parameters: {
                 query?: {
                     analysis_uuid?: string;
+                    /** @description The reader's bar (ADR 038): a suggestion is shown where its classes' held-out precision reaches it (0.5–1, default 0.9) */
+                    min_precision?: number;
                 };
                 header?: never;
                 path: {
@@ -6310,6 +6415,31 @@ export interface paths {
                                     display_name: string;
                                 } | null;
                                 resolved_at: string | null;
+                                /** @description What the project's newest model suggests for an event nobody decided on yet (ADR 038); null where no model qualifies: the suggested classes' held-out precision must reach min_precision (default 0.9) with at least 30 examples each */
+                                suggestion: {
+                                    /** @description Discard the event (true) or keep it (false) */
+                                    discard: boolean;
+                                    /** @description For a kept event, its label (null: keep without a label) */
+                                    label: string | null;
+                                    /** @description Share of the model's trees voting for it (for a kept event, the smaller of keep's and the label's) */
+                                    confidence: number;
+                                    /** @description The version of the model that made it (GET /projects/{p}/models/) */
+                                    model_version: number;
+                                } | null;
+                                /** @description The suggestion accepted for this event, as it was accepted (ADR 038) */
+                                accepted_suggestion: {
+                                    discard: boolean;
+                                    label: string | null;
+                                    confidence: number;
+                                    model_version: number;
+                                    accepted_by: {
+                                        id: number;
+                                        display_name: string;
+                                    } | null;
+                                    accepted_at: string;
+                                    /** @description Accepted by "accept all ≥ p": nobody looked at the event (its reviewed_by stays empty) */
+                                    in_bulk: boolean;
+                                } | null;
                             }[];
                         };
                     };
@@ -6386,8 +6516,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Change a run's events atomically: move, add, discard, restore, flag, unflag, label, delete, review
-         * @description Body `{analysis_uuid, version, changes, answer}`. All changes apply or none, and each marks its event reviewed by the caller. A `version` other than the current one is 409 with `version` (the current one): reload, then apply again. A call of `review` changes only records the marks whatever the version and does not bump it. `answer: "changed"` answers only the events the call touched; `added_ids` are the ids of added events.
+         * Change a run's events atomically: move, add, discard, restore, flag, unflag, label, delete, review, accept suggestions
+         * @description Body `{analysis_uuid, version, changes, answer}`. All changes apply or none, and each marks its event reviewed by the caller. A `version` other than the current one is 409 with `version` (the current one): reload, then apply again. A call of `review` changes only records the marks whatever the version and does not bump it. `answer: "changed"` answers only the events the call touched; `added_ids` are the ids of added events. `{action: "accept_suggestion", id, model_version?, min_precision?}` accepts one event's suggestion (a decision of the caller: marked reviewed); `{action: "accept_suggestions", min_confidence, model_version, min_precision?}` accepts every suggestion of the run with at least that confidence ("accept all ≥ p": nobody looked, so not marked reviewed); `accepted` says how many were accepted (ADR 038).
          */
         post: {
             parameters: {
@@ -6425,6 +6555,23 @@ export interface paths {
                             action: "label";
                             id: number;
                             label: string | null;
+                        } | {
+                            /** @enum {string} */
+                            action: "accept_suggestion";
+                            id: number;
+                            /** @description The model version of the suggestion you saw: refused when the suggestions changed since */
+                            model_version?: number;
+                            /** @description The held-out precision the suggestion's classes had to reach (default 0.9) */
+                            min_precision?: number;
+                        } | {
+                            /** @enum {string} */
+                            action: "accept_suggestions";
+                            /** @description Accept every suggestion of the run whose confidence is at least this ("accept all ≥ p") */
+                            min_confidence: number;
+                            /** @description The model version of the suggestions you saw: refused when the suggestions changed since */
+                            model_version: number;
+                            /** @description The held-out precision the suggestion's classes had to reach (default 0.9) */
+                            min_precision?: number;
                         })[];
                         /**
                          * @description "changed": answer only the events this call touched (a long run answers quickly)
@@ -6476,9 +6623,36 @@ export interface paths {
                                     display_name: string;
                                 } | null;
                                 resolved_at: string | null;
+                                /** @description What the project's newest model suggests for an event nobody decided on yet (ADR 038); null where no model qualifies: the suggested classes' held-out precision must reach min_precision (default 0.9) with at least 30 examples each */
+                                suggestion: {
+                                    /** @description Discard the event (true) or keep it (false) */
+                                    discard: boolean;
+                                    /** @description For a kept event, its label (null: keep without a label) */
+                                    label: string | null;
+                                    /** @description Share of the model's trees voting for it (for a kept event, the smaller of keep's and the label's) */
+                                    confidence: number;
+                                    /** @description The version of the model that made it (GET /projects/{p}/models/) */
+                                    model_version: number;
+                                } | null;
+                                /** @description The suggestion accepted for this event, as it was accepted (ADR 038) */
+                                accepted_suggestion: {
+                                    discard: boolean;
+                                    label: string | null;
+                                    confidence: number;
+                                    model_version: number;
+                                    accepted_by: {
+                                        id: number;
+                                        display_name: string;
+                                    } | null;
+                                    accepted_at: string;
+                                    /** @description Accepted by "accept all ≥ p": nobody looked at the event (its reviewed_by stays empty) */
+                                    in_bulk: boolean;
+                                } | null;
                             }[];
                             /** @description The ids given to the added events, in the order of their changes */
                             added_ids: number[];
+                            /** @description How many suggestions this call accepted (accept_suggestion, accept_suggestions) */
+                            accepted: number;
                         };
                     };
                 };
@@ -6693,11 +6867,34 @@ export interface paths {
                             subject_name: string;
                             video_name: string;
                             /** @enum {string} */
-                            kind: "movement_detection" | "event_detection" | "timeseries_import" | "location_tracking";
+                            kind: "movement_detection" | "event_detection" | "timeseries_import" | "location_tracking" | "pose_series";
                             parameters: {
                                 [key: string]: unknown;
                             };
                             source_analysis_uuid: string | null;
+                            /** @description What the series of a run with a source is (an event detection reads its source's series; a detection on a detection, the first run up the chain that is not one): null without a source or when that run is gone (ADR 037) */
+                            source_series: {
+                                /** @description The run that made the values */
+                                analysis_uuid: string;
+                                /** @enum {string} */
+                                kind: "movement_detection" | "event_detection" | "timeseries_import" | "location_tracking" | "pose_series";
+                                /** @description A pose-derived series: what it measures (null for any other kind) */
+                                pose: {
+                                    /** @description speed, distance or angle */
+                                    measure: string;
+                                    /** @description The measure's body parts in order, each with its individual */
+                                    parts: {
+                                        individual: string;
+                                        part: string;
+                                    }[];
+                                    /** @description px/s, px, degrees, or the scale's unit (cm/s, cm…) */
+                                    unit: string;
+                                } | null;
+                            } | null;
+                            /** @description The protocol the run was made from, as recorded (kept when the protocol is deleted) */
+                            protocol_uuid: string | null;
+                            /** @description The protocol's version the run used */
+                            protocol_version: number | null;
                             /** @enum {string} */
                             status: "queued" | "running" | "succeeded" | "failed" | "revoked";
                             progress: number;
@@ -6775,6 +6972,17 @@ export interface paths {
                                     };
                                     /** @description What the run found about its reference (e.g. the animal sat still in most of its frames) */
                                     notes: string[];
+                                    /** @description Runs whose positions are a pose set's body part (parameters.source, ADR 037) */
+                                    pose?: {
+                                        /** @description The pose set the positions came from, as it was named then */
+                                        pose_name: string;
+                                        individual: string;
+                                        part: string;
+                                        /** @description Frames whose point was absent or below the cutoff */
+                                        missing_points: number;
+                                        /** @description Of those, the points filled by linear interpolation */
+                                        interpolated_points: number;
+                                    };
                                     bins: {
                                         start_s: number;
                                         end_s: number;
@@ -6795,6 +7003,17 @@ export interface paths {
                                             distance_px: number;
                                         }[];
                                     }[];
+                                };
+                                /** @description Pose-derived series only (ADR 032) */
+                                pose_series?: {
+                                    /** @description The pose set the series was derived from, as it was named then */
+                                    pose_name: string;
+                                    /** @description px/s (speed), px (distance) or degrees (angle) */
+                                    unit: string;
+                                    /** @description Points of the measure's body parts missing before interpolation (absent or below the cutoff) */
+                                    missing_points: number;
+                                    /** @description Of those, the points filled by linear interpolation */
+                                    interpolated_points: number;
                                 };
                             } | null;
                             /** @description Every event of a succeeded run, discarded ones included (what Quick Score steps through) */
@@ -7001,11 +7220,34 @@ export interface paths {
                             subject_name: string;
                             video_name: string;
                             /** @enum {string} */
-                            kind: "movement_detection" | "event_detection" | "timeseries_import" | "location_tracking";
+                            kind: "movement_detection" | "event_detection" | "timeseries_import" | "location_tracking" | "pose_series";
                             parameters: {
                                 [key: string]: unknown;
                             };
                             source_analysis_uuid: string | null;
+                            /** @description What the series of a run with a source is (an event detection reads its source's series; a detection on a detection, the first run up the chain that is not one): null without a source or when that run is gone (ADR 037) */
+                            source_series: {
+                                /** @description The run that made the values */
+                                analysis_uuid: string;
+                                /** @enum {string} */
+                                kind: "movement_detection" | "event_detection" | "timeseries_import" | "location_tracking" | "pose_series";
+                                /** @description A pose-derived series: what it measures (null for any other kind) */
+                                pose: {
+                                    /** @description speed, distance or angle */
+                                    measure: string;
+                                    /** @description The measure's body parts in order, each with its individual */
+                                    parts: {
+                                        individual: string;
+                                        part: string;
+                                    }[];
+                                    /** @description px/s, px, degrees, or the scale's unit (cm/s, cm…) */
+                                    unit: string;
+                                } | null;
+                            } | null;
+                            /** @description The protocol the run was made from, as recorded (kept when the protocol is deleted) */
+                            protocol_uuid: string | null;
+                            /** @description The protocol's version the run used */
+                            protocol_version: number | null;
                             /** @enum {string} */
                             status: "queued" | "running" | "succeeded" | "failed" | "revoked";
                             progress: number;
@@ -7083,6 +7325,17 @@ export interface paths {
                                     };
                                     /** @description What the run found about its reference (e.g. the animal sat still in most of its frames) */
                                     notes: string[];
+                                    /** @description Runs whose positions are a pose set's body part (parameters.source, ADR 037) */
+                                    pose?: {
+                                        /** @description The pose set the positions came from, as it was named then */
+                                        pose_name: string;
+                                        individual: string;
+                                        part: string;
+                                        /** @description Frames whose point was absent or below the cutoff */
+                                        missing_points: number;
+                                        /** @description Of those, the points filled by linear interpolation */
+                                        interpolated_points: number;
+                                    };
                                     bins: {
                                         start_s: number;
                                         end_s: number;
@@ -7103,6 +7356,17 @@ export interface paths {
                                             distance_px: number;
                                         }[];
                                     }[];
+                                };
+                                /** @description Pose-derived series only (ADR 032) */
+                                pose_series?: {
+                                    /** @description The pose set the series was derived from, as it was named then */
+                                    pose_name: string;
+                                    /** @description px/s (speed), px (distance) or degrees (angle) */
+                                    unit: string;
+                                    /** @description Points of the measure's body parts missing before interpolation (absent or below the cutoff) */
+                                    missing_points: number;
+                                    /** @description Of those, the points filled by linear interpolation */
+                                    interpolated_points: number;
                                 };
                             } | null;
                             /** @description Every event of a succeeded run, discarded ones included (what Quick Score steps through) */
@@ -7702,10 +7966,12 @@ export interface paths {
                 query?: {
                     page?: number;
                     page_size?: number;
-                    kind?: "movement_detection" | "event_detection" | "timeseries_import" | "location_tracking";
+                    kind?: "movement_detection" | "event_detection" | "timeseries_import" | "location_tracking" | "pose_series";
                     status?: "queued" | "running" | "succeeded" | "failed" | "revoked";
                     subject?: string;
                     video?: string;
+                    /** @description Only runs made from this protocol (any version; deleted protocols too) */
+                    protocol?: string;
                     /** @description Only runs that found at least one event (true) or none (false) */
                     has_events?: "true" | "false";
                 };
@@ -7735,11 +8001,34 @@ export interface paths {
                                 subject_name: string;
                                 video_name: string;
                                 /** @enum {string} */
-                                kind: "movement_detection" | "event_detection" | "timeseries_import" | "location_tracking";
+                                kind: "movement_detection" | "event_detection" | "timeseries_import" | "location_tracking" | "pose_series";
                                 parameters: {
                                     [key: string]: unknown;
                                 };
                                 source_analysis_uuid: string | null;
+                                /** @description What the series of a run with a source is (an event detection reads its source's series; a detection on a detection, the first run up the chain that is not one): null without a source or when that run is gone (ADR 037) */
+                                source_series: {
+                                    /** @description The run that made the values */
+                                    analysis_uuid: string;
+                                    /** @enum {string} */
+                                    kind: "movement_detection" | "event_detection" | "timeseries_import" | "location_tracking" | "pose_series";
+                                    /** @description A pose-derived series: what it measures (null for any other kind) */
+                                    pose: {
+                                        /** @description speed, distance or angle */
+                                        measure: string;
+                                        /** @description The measure's body parts in order, each with its individual */
+                                        parts: {
+                                            individual: string;
+                                            part: string;
+                                        }[];
+                                        /** @description px/s, px, degrees, or the scale's unit (cm/s, cm…) */
+                                        unit: string;
+                                    } | null;
+                                } | null;
+                                /** @description The protocol the run was made from, as recorded (kept when the protocol is deleted) */
+                                protocol_uuid: string | null;
+                                /** @description The protocol's version the run used */
+                                protocol_version: number | null;
                                 /** @enum {string} */
                                 status: "queued" | "running" | "succeeded" | "failed" | "revoked";
                                 progress: number;
@@ -7817,6 +8106,17 @@ export interface paths {
                                         };
                                         /** @description What the run found about its reference (e.g. the animal sat still in most of its frames) */
                                         notes: string[];
+                                        /** @description Runs whose positions are a pose set's body part (parameters.source, ADR 037) */
+                                        pose?: {
+                                            /** @description The pose set the positions came from, as it was named then */
+                                            pose_name: string;
+                                            individual: string;
+                                            part: string;
+                                            /** @description Frames whose point was absent or below the cutoff */
+                                            missing_points: number;
+                                            /** @description Of those, the points filled by linear interpolation */
+                                            interpolated_points: number;
+                                        };
                                         bins: {
                                             start_s: number;
                                             end_s: number;
@@ -7837,6 +8137,17 @@ export interface paths {
                                                 distance_px: number;
                                             }[];
                                         }[];
+                                    };
+                                    /** @description Pose-derived series only (ADR 032) */
+                                    pose_series?: {
+                                        /** @description The pose set the series was derived from, as it was named then */
+                                        pose_name: string;
+                                        /** @description px/s (speed), px (distance) or degrees (angle) */
+                                        unit: string;
+                                        /** @description Points of the measure's body parts missing before interpolation (absent or below the cutoff) */
+                                        missing_points: number;
+                                        /** @description Of those, the points filled by linear interpolation */
+                                        interpolated_points: number;
                                     };
                                 } | null;
                                 /** @description Every event of a succeeded run, discarded ones included (what Quick Score steps through) */
@@ -8759,6 +9070,216 @@ export interface paths {
         };
         trace?: never;
     };
+    "/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/annotations/fill-from-series/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fill a track with the bouts where a run's series meets a rule (e.g. a pose distance < 2 cm)
+         * @description An addition to the spec’s calls. A frame meets the rule when its value is a number and `value <comparison> threshold`; each run of such frames is a bout from its first frame's start to its last frame's end; gaps shorter than `merge_gap_s` are closed, then bouts shorter than `min_duration_s` left out (ADR 037). The bouts go into a new track (`name`: 201) or a track of the video (`annotation_config_uuid` at `version`: 200), replacing its bouts (`mode: replace`) or added to them, overlapping ones joined (`merge`); a stale version is 409 with the current ranges. Bad input is 400 by field and changes nothing.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    subject_uuid: string;
+                    video_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description A run of this video with one value per frame (a pose-derived series, a movement run…) */
+                        source_analysis_uuid: string;
+                        /**
+                         * @description lt <, le ≤, gt >, ge ≥: a frame meets the rule when `value <comparison> threshold`
+                         * @enum {string}
+                         */
+                        comparison: "lt" | "le" | "gt" | "ge";
+                        threshold: number;
+                        /**
+                         * @description Bouts shorter than this are left out (after merging)
+                         * @default 0
+                         */
+                        min_duration_s?: number;
+                        /**
+                         * @description Gaps shorter than this between two bouts are closed
+                         * @default 0
+                         */
+                        merge_gap_s?: number;
+                        /** @description The track to fill, or… */
+                        annotation_config_uuid?: string;
+                        /** @description With annotation_config_uuid: the version of the track's ranges the request is based on */
+                        version?: number;
+                        /**
+                         * @description With annotation_config_uuid: `replace` — the track's bouts become the rule's; `merge` — the rule's bouts are added, overlapping ones joined
+                         * @default replace
+                         * @enum {string}
+                         */
+                        mode?: "replace" | "merge";
+                        /** @description …a new track of this name */
+                        name?: string;
+                        color?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            track: {
+                                annotation_config_uuid: string;
+                                name: string;
+                                color: string;
+                                hotkey: string | null;
+                                order: number;
+                                range_count: number;
+                                total_duration_s: number;
+                                /** @description The version of the ranges; bumped by every accepted change of them */
+                                version: number;
+                                created_by: {
+                                    id: number;
+                                    display_name: string;
+                                } | null;
+                                created_at: string;
+                            };
+                            /** @description The track's bouts now, sorted */
+                            ranges: [
+                                number,
+                                number
+                            ][];
+                            version: number;
+                            /** @description Bouts the rule found (before a merge with the bouts already there) */
+                            bouts: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            track: {
+                                annotation_config_uuid: string;
+                                name: string;
+                                color: string;
+                                hotkey: string | null;
+                                order: number;
+                                range_count: number;
+                                total_duration_s: number;
+                                /** @description The version of the ranges; bumped by every accepted change of them */
+                                version: number;
+                                created_by: {
+                                    id: number;
+                                    display_name: string;
+                                } | null;
+                                created_at: string;
+                            };
+                            /** @description The track's bouts now, sorted */
+                            ranges: [
+                                number,
+                                number
+                            ][];
+                            version: number;
+                            /** @description Bouts the rule found (before a merge with the bouts already there) */
+                            bouts: number;
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                            /** @description The current version */
+                            version: number;
+                            /** @description The current ranges */
+                            ranges: [
+                                number,
+                                number
+                            ][];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/annotations/export/": {
         parameters: {
             query?: never;
@@ -9547,6 +10068,562 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/pose/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The video's pose sets, oldest first */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    subject_uuid: string;
+                    video_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: {
+                                pose_uuid: string;
+                                name: string;
+                                /**
+                                 * @description What the file was, read from its structure
+                                 * @enum {string}
+                                 */
+                                format: "dlc_csv" | "dlc_h5" | "sleap_h5" | "sleap_csv";
+                                /** @description "single" for a single-animal file (and for DeepLabCut's unique body parts) */
+                                individuals: string[];
+                                /** @description Every body part of the set, in file order */
+                                bodyparts: string[];
+                                /** @description The (individual, body part) pairs the file has, in its column order */
+                                keypoints: {
+                                    individual: string;
+                                    bodypart: string;
+                                }[];
+                                /** @description Skeleton edges: SLEAP's own, or DeepLabCut's from the config.yaml sent with the file; else empty */
+                                edges: [
+                                    string,
+                                    string
+                                ][];
+                                /** @description The video's frame count: the set is stored frame by frame over the whole video */
+                                frame_count: number;
+                                /** @description False for hand-labelled files (x, y only): likelihoods are null */
+                                has_likelihood: boolean;
+                                /** @description The video frame of the file's frame 0 */
+                                frame_offset: number;
+                                file_name: string | null;
+                                created_at: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Import a pose-estimation file (multipart: field "file"; optional "name", "frame_offset", and "config" — DeepLabCut's config.yaml)
+         * @description DeepLabCut CSV or .h5, SLEAP analysis .h5 or CSV, told apart by their structure. A file of every frame must have the video's frame count, or fit in it from `frame_offset`; a file of some frames (labelled images, SLEAP's CSV) must name frames inside the video. With a DeepLabCut file, `config` may carry the project's config.yaml: its `skeleton` (pairs of body parts, each one the file has) becomes the set's edges. A file or config that does not fit is refused by field (`file`, `frame_offset`, `config`) with what did not fit, and nothing is kept.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    subject_uuid: string;
+                    video_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            pose_uuid: string;
+                            name: string;
+                            /**
+                             * @description What the file was, read from its structure
+                             * @enum {string}
+                             */
+                            format: "dlc_csv" | "dlc_h5" | "sleap_h5" | "sleap_csv";
+                            /** @description "single" for a single-animal file (and for DeepLabCut's unique body parts) */
+                            individuals: string[];
+                            /** @description Every body part of the set, in file order */
+                            bodyparts: string[];
+                            /** @description The (individual, body part) pairs the file has, in its column order */
+                            keypoints: {
+                                individual: string;
+                                bodypart: string;
+                            }[];
+                            /** @description Skeleton edges: SLEAP's own, or DeepLabCut's from the config.yaml sent with the file; else empty */
+                            edges: [
+                                string,
+                                string
+                            ][];
+                            /** @description The video's frame count: the set is stored frame by frame over the whole video */
+                            frame_count: number;
+                            /** @description False for hand-labelled files (x, y only): likelihoods are null */
+                            has_likelihood: boolean;
+                            /** @description The video frame of the file's frame 0 */
+                            frame_offset: number;
+                            file_name: string | null;
+                            created_at: string;
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/pose/{pose_uuid}/frames/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Points of a window of frames (`?start=&count=`, at most 1000 frames)
+         * @description `{frames: [{frame, individuals: {<individual>: {<body part>: [x, y, likelihood] | null}}}]}`; a window past the last frame is cut there.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    start?: number;
+                    count?: number;
+                };
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    subject_uuid: string;
+                    video_uuid: string;
+                    pose_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            frames: {
+                                frame: number;
+                                individuals: {
+                                    [key: string]: {
+                                        [key: string]: (number | null)[] | null;
+                                    };
+                                };
+                            }[];
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/pose/{pose_uuid}/export/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A pose set as DeepLabCut CSV (`?format=dlc`) or a tidy CSV (`?format=tidy`)
+         * @description dlc: DeepLabCut's header rows and one row per video frame (importing it again gives the same set). tidy: `frame,time_s,individual,bodypart,x,y,likelihood`, one row per point present.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    format?: "dlc" | "tidy";
+                };
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    subject_uuid: string;
+                    video_uuid: string;
+                    pose_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The file */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/pose/{pose_uuid}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a pose set (its file goes with it) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    subject_uuid: string;
+                    video_uuid: string;
+                    pose_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/projects/{project_uuid}/labels/": {
         parameters: {
             query?: never;
@@ -9741,6 +10818,2122 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_uuid}/protocols/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's protocols at their current versions
+         * @description `search` filters by name, `kind` by kind; `ordering` name (default), created_at or updated_at.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    page_size?: number;
+                    search?: string;
+                    kind?: "movement_detection" | "location_tracking" | "event_detection";
+                    /** @description One of name, created_at, updated_at; prefix - to reverse. Default: name */
+                    ordering?: string;
+                };
+                header?: never;
+                path: {
+                    project_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            next: string | null;
+                            previous: string | null;
+                            results: {
+                                protocol_uuid: string;
+                                project_uuid: string;
+                                /** @description This version's name */
+                                name: string;
+                                /** @enum {string} */
+                                kind: "movement_detection" | "location_tracking" | "event_detection";
+                                /** @description The version shown */
+                                version: number;
+                                current_version: number;
+                                /** @description This version's parameters, defaults filled in */
+                                parameters: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description Who made the protocol (version 1) */
+                                created_by: {
+                                    id: number;
+                                    display_name: string;
+                                } | null;
+                                created_at: string;
+                                /** @description Who made the version shown */
+                                version_created_by: {
+                                    id: number;
+                                    display_name: string;
+                                } | null;
+                                version_created_at: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Save analysis settings as a protocol (version 1)
+         * @description Body `{name, kind, parameters}`. Parameters are checked as a run of the kind checks them, except what needs a video, which is checked when a run is made from the protocol. Names are unique in the project, ignoring case.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @enum {string} */
+                        kind: "movement_detection" | "location_tracking" | "event_detection";
+                        /**
+                         * @description As a run of that kind takes them (POST …/analysis/); checked as a run checks them, except what needs a video (ADR 031). Kept with every default filled in.
+                         * @default {}
+                         */
+                        parameters?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            protocol_uuid: string;
+                            project_uuid: string;
+                            /** @description This version's name */
+                            name: string;
+                            /** @enum {string} */
+                            kind: "movement_detection" | "location_tracking" | "event_detection";
+                            /** @description The version shown */
+                            version: number;
+                            current_version: number;
+                            /** @description This version's parameters, defaults filled in */
+                            parameters: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Who made the protocol (version 1) */
+                            created_by: {
+                                id: number;
+                                display_name: string;
+                            } | null;
+                            created_at: string;
+                            /** @description Who made the version shown */
+                            version_created_by: {
+                                id: number;
+                                display_name: string;
+                            } | null;
+                            version_created_at: string;
+                            /** @description Every version, newest first */
+                            versions: {
+                                version: number;
+                                name: string;
+                                created_by: {
+                                    id: number;
+                                    display_name: string;
+                                } | null;
+                                created_at: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_uuid}/protocols/{protocol_uuid}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A protocol at its current version, or at `version`, with its list of versions */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description An earlier version to read; the current one when left out */
+                    version?: number;
+                };
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    protocol_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            protocol_uuid: string;
+                            project_uuid: string;
+                            /** @description This version's name */
+                            name: string;
+                            /** @enum {string} */
+                            kind: "movement_detection" | "location_tracking" | "event_detection";
+                            /** @description The version shown */
+                            version: number;
+                            current_version: number;
+                            /** @description This version's parameters, defaults filled in */
+                            parameters: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Who made the protocol (version 1) */
+                            created_by: {
+                                id: number;
+                                display_name: string;
+                            } | null;
+                            created_at: string;
+                            /** @description Who made the version shown */
+                            version_created_by: {
+                                id: number;
+                                display_name: string;
+                            } | null;
+                            version_created_at: string;
+                            /** @description Every version, newest first */
+                            versions: {
+                                version: number;
+                                name: string;
+                                created_by: {
+                                    id: number;
+                                    display_name: string;
+                                } | null;
+                                created_at: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete a protocol; the runs made from it keep it recorded */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    protocol_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Edit a protocol: a new version with the new name and/or parameters
+         * @description Earlier versions are kept and readable with `?version=N`; runs keep the version they used. Parameters are given whole. A change that changes nothing makes no version.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    protocol_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        /** @description The new version's parameters, whole (left-out ones take their defaults, not the old values) */
+                        parameters?: {
+                            [key: string]: unknown;
+                        };
+                        /**
+                         * @description Cannot change; accepted when it is the protocol’s own
+                         * @enum {string}
+                         */
+                        kind?: "movement_detection" | "location_tracking" | "event_detection";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            protocol_uuid: string;
+                            project_uuid: string;
+                            /** @description This version's name */
+                            name: string;
+                            /** @enum {string} */
+                            kind: "movement_detection" | "location_tracking" | "event_detection";
+                            /** @description The version shown */
+                            version: number;
+                            current_version: number;
+                            /** @description This version's parameters, defaults filled in */
+                            parameters: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Who made the protocol (version 1) */
+                            created_by: {
+                                id: number;
+                                display_name: string;
+                            } | null;
+                            created_at: string;
+                            /** @description Who made the version shown */
+                            version_created_by: {
+                                id: number;
+                                display_name: string;
+                            } | null;
+                            version_created_at: string;
+                            /** @description Every version, newest first */
+                            versions: {
+                                version: number;
+                                name: string;
+                                created_by: {
+                                    id: number;
+                                    display_name: string;
+                                } | null;
+                                created_at: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/projects/{project_uuid}/batches/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's batches, newest first, with their progress
+         * @description `protocol_uuid` keeps the batches of one protocol.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    page_size?: number;
+                    /** @description Only batches of this protocol */
+                    protocol_uuid?: string;
+                };
+                header?: never;
+                path: {
+                    project_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            next: string | null;
+                            previous: string | null;
+                            results: {
+                                batch_uuid: string;
+                                project_uuid: string;
+                                protocol_uuid: string;
+                                /** @description The name of the protocol's version the batch applied */
+                                protocol_name: string;
+                                protocol_version: number;
+                                /** @enum {string} */
+                                kind: "movement_detection" | "location_tracking" | "event_detection";
+                                /** @description What was asked for; {} = every ready video of the project */
+                                selection: {
+                                    video_uuids?: string[];
+                                    subject_uuids?: string[];
+                                    group?: string;
+                                };
+                                created_by: {
+                                    id: number;
+                                    display_name: string;
+                                } | null;
+                                created_at: string;
+                                /**
+                                 * @description running while any video’s newest run is queued or running; finished otherwise (see counts)
+                                 * @enum {string}
+                                 */
+                                status: "running" | "finished";
+                                /** @description The videos by their newest run's status */
+                                counts: {
+                                    videos: number;
+                                    queued: number;
+                                    running: number;
+                                    succeeded: number;
+                                    failed: number;
+                                    revoked: number;
+                                };
+                                /** @description The share of the batch’s frames done, 0–1: finished runs (any outcome) count whole, running ones by their progress */
+                                progress: number;
+                                /** @description Seconds left, estimated: the frames still to do ÷ the frames done per second since the first run started; null before any progress or when nothing is left */
+                                eta_s: number | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Apply a protocol to many videos at once: one run per video, queued for every worker
+         * @description Body `{protocol_uuid, protocol_version?, video_uuids? | subject_uuids? | group?, overrides?}`: a hand-picked list, the ready videos of chosen subjects or of a subject group, or (none given) every ready video of the project. `overrides` is keyed by video uuid: `{parameters?, geometry?: {dx, dy, scale, origin}}`. Every video's run is checked as `POST …/analysis/` checks it before anything is made: errors are keyed `videos.<video_uuid>.<field>` and nothing is created. ADR 035.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        protocol_uuid: string;
+                        /** @description The protocol's version; its current one when left out */
+                        protocol_version?: number;
+                        /** @description A hand-picked list of videos of the project */
+                        video_uuids?: string[];
+                        /** @description Every ready video of these subjects */
+                        subject_uuids?: string[];
+                        /** @description Every ready video of the subjects whose group is exactly this (after trimming) */
+                        group?: string;
+                        /** @description Per-video adjustments, keyed by video uuid (each video must be in the batch) */
+                        overrides?: {
+                            [key: string]: {
+                                /** @description Overrides of the protocol's parameters for this video, key by key (a list is replaced whole), as a run from a protocol takes them; taken as given (the geometry adjustment does not move them) */
+                                parameters?: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description p' = origin + scale·(p − origin) + (dx, dy) for every point of the protocol's ROIs, zones, exclusions and scale line; the scale's px_distance is multiplied by scale. ROI corners are rounded to whole pixels. */
+                                geometry?: {
+                                    /** @default 0 */
+                                    dx?: number;
+                                    /** @default 0 */
+                                    dy?: number;
+                                    /** @default 1 */
+                                    scale?: number;
+                                    /**
+                                     * @description The point scaled about, in the video's pixels; null: the centre of its picture
+                                     * @default null
+                                     */
+                                    origin?: [
+                                        number,
+                                        number
+                                    ] | null;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            batch_uuid: string;
+                            project_uuid: string;
+                            protocol_uuid: string;
+                            /** @description The name of the protocol's version the batch applied */
+                            protocol_name: string;
+                            protocol_version: number;
+                            /** @enum {string} */
+                            kind: "movement_detection" | "location_tracking" | "event_detection";
+                            /** @description What was asked for; {} = every ready video of the project */
+                            selection: {
+                                video_uuids?: string[];
+                                subject_uuids?: string[];
+                                group?: string;
+                            };
+                            created_by: {
+                                id: number;
+                                display_name: string;
+                            } | null;
+                            created_at: string;
+                            /**
+                             * @description running while any video’s newest run is queued or running; finished otherwise (see counts)
+                             * @enum {string}
+                             */
+                            status: "running" | "finished";
+                            /** @description The videos by their newest run's status */
+                            counts: {
+                                videos: number;
+                                queued: number;
+                                running: number;
+                                succeeded: number;
+                                failed: number;
+                                revoked: number;
+                            };
+                            /** @description The share of the batch’s frames done, 0–1: finished runs (any outcome) count whole, running ones by their progress */
+                            progress: number;
+                            /** @description Seconds left, estimated: the frames still to do ÷ the frames done per second since the first run started; null before any progress or when nothing is left */
+                            eta_s: number | null;
+                            /** @description Each video's newest run, by subject and video name */
+                            runs: {
+                                video_uuid: string;
+                                video_name: string;
+                                subject_uuid: string;
+                                subject_name: string;
+                                group: string;
+                                analysis_uuid: string;
+                                /** @description 1 for the first run; a retry adds the next */
+                                attempt: number;
+                                /** @enum {string} */
+                                status: "queued" | "running" | "succeeded" | "failed" | "revoked";
+                                progress: number;
+                                /** @description Why the run failed */
+                                error: string | null;
+                                /** @description This video's adjustments; null: the protocol as it is */
+                                overrides: {
+                                    /** @description Overrides of the protocol's parameters for this video, key by key (a list is replaced whole), as a run from a protocol takes them; taken as given (the geometry adjustment does not move them) */
+                                    parameters?: {
+                                        [key: string]: unknown;
+                                    };
+                                    /** @description p' = origin + scale·(p − origin) + (dx, dy) for every point of the protocol's ROIs, zones, exclusions and scale line; the scale's px_distance is multiplied by scale. ROI corners are rounded to whole pixels. */
+                                    geometry?: {
+                                        /** @default 0 */
+                                        dx: number;
+                                        /** @default 0 */
+                                        dy: number;
+                                        /** @default 1 */
+                                        scale: number;
+                                        /**
+                                         * @description The point scaled about, in the video's pixels; null: the centre of its picture
+                                         * @default null
+                                         */
+                                        origin: [
+                                            number,
+                                            number
+                                        ] | null;
+                                    };
+                                } | null;
+                                created_at: string;
+                                started_at: string | null;
+                                finished_at: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_uuid}/batches/check/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a batch request without starting it: the parameters each video’s run would use
+         * @description The same body and the same 400s as `POST …/batches/`; nothing is made. Each video’s parameters are the protocol’s with its adjustments applied and every default filled in, so a page can draw them on the video’s frame before the batch starts.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        protocol_uuid: string;
+                        /** @description The protocol's version; its current one when left out */
+                        protocol_version?: number;
+                        /** @description A hand-picked list of videos of the project */
+                        video_uuids?: string[];
+                        /** @description Every ready video of these subjects */
+                        subject_uuids?: string[];
+                        /** @description Every ready video of the subjects whose group is exactly this (after trimming) */
+                        group?: string;
+                        /** @description Per-video adjustments, keyed by video uuid (each video must be in the batch) */
+                        overrides?: {
+                            [key: string]: {
+                                /** @description Overrides of the protocol's parameters for this video, key by key (a list is replaced whole), as a run from a protocol takes them; taken as given (the geometry adjustment does not move them) */
+                                parameters?: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description p' = origin + scale·(p − origin) + (dx, dy) for every point of the protocol's ROIs, zones, exclusions and scale line; the scale's px_distance is multiplied by scale. ROI corners are rounded to whole pixels. */
+                                geometry?: {
+                                    /** @default 0 */
+                                    dx?: number;
+                                    /** @default 0 */
+                                    dy?: number;
+                                    /** @default 1 */
+                                    scale?: number;
+                                    /**
+                                     * @description The point scaled about, in the video's pixels; null: the centre of its picture
+                                     * @default null
+                                     */
+                                    origin?: [
+                                        number,
+                                        number
+                                    ] | null;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            protocol_uuid: string;
+                            protocol_version: number;
+                            /** @enum {string} */
+                            kind: "movement_detection" | "location_tracking" | "event_detection";
+                            runs: {
+                                video_uuid: string;
+                                video_name: string;
+                                subject_name: string;
+                                /** @description The parameters the video's run would use: the protocol's, adjusted, defaults filled in */
+                                parameters: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description What the run would change in them (a bypass range cut at the end) */
+                                notices: string[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_uuid}/batches/{batch_uuid}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A batch: each video’s newest run with its status, progress, failure and adjustments; overall progress and time left */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    batch_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            batch_uuid: string;
+                            project_uuid: string;
+                            protocol_uuid: string;
+                            /** @description The name of the protocol's version the batch applied */
+                            protocol_name: string;
+                            protocol_version: number;
+                            /** @enum {string} */
+                            kind: "movement_detection" | "location_tracking" | "event_detection";
+                            /** @description What was asked for; {} = every ready video of the project */
+                            selection: {
+                                video_uuids?: string[];
+                                subject_uuids?: string[];
+                                group?: string;
+                            };
+                            created_by: {
+                                id: number;
+                                display_name: string;
+                            } | null;
+                            created_at: string;
+                            /**
+                             * @description running while any video’s newest run is queued or running; finished otherwise (see counts)
+                             * @enum {string}
+                             */
+                            status: "running" | "finished";
+                            /** @description The videos by their newest run's status */
+                            counts: {
+                                videos: number;
+                                queued: number;
+                                running: number;
+                                succeeded: number;
+                                failed: number;
+                                revoked: number;
+                            };
+                            /** @description The share of the batch’s frames done, 0–1: finished runs (any outcome) count whole, running ones by their progress */
+                            progress: number;
+                            /** @description Seconds left, estimated: the frames still to do ÷ the frames done per second since the first run started; null before any progress or when nothing is left */
+                            eta_s: number | null;
+                            /** @description Each video's newest run, by subject and video name */
+                            runs: {
+                                video_uuid: string;
+                                video_name: string;
+                                subject_uuid: string;
+                                subject_name: string;
+                                group: string;
+                                analysis_uuid: string;
+                                /** @description 1 for the first run; a retry adds the next */
+                                attempt: number;
+                                /** @enum {string} */
+                                status: "queued" | "running" | "succeeded" | "failed" | "revoked";
+                                progress: number;
+                                /** @description Why the run failed */
+                                error: string | null;
+                                /** @description This video's adjustments; null: the protocol as it is */
+                                overrides: {
+                                    /** @description Overrides of the protocol's parameters for this video, key by key (a list is replaced whole), as a run from a protocol takes them; taken as given (the geometry adjustment does not move them) */
+                                    parameters?: {
+                                        [key: string]: unknown;
+                                    };
+                                    /** @description p' = origin + scale·(p − origin) + (dx, dy) for every point of the protocol's ROIs, zones, exclusions and scale line; the scale's px_distance is multiplied by scale. ROI corners are rounded to whole pixels. */
+                                    geometry?: {
+                                        /** @default 0 */
+                                        dx: number;
+                                        /** @default 0 */
+                                        dy: number;
+                                        /** @default 1 */
+                                        scale: number;
+                                        /**
+                                         * @description The point scaled about, in the video's pixels; null: the centre of its picture
+                                         * @default null
+                                         */
+                                        origin: [
+                                            number,
+                                            number
+                                        ] | null;
+                                    };
+                                } | null;
+                                created_at: string;
+                                started_at: string | null;
+                                finished_at: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_uuid}/batches/{batch_uuid}/retry/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run again every video whose newest run failed or was stopped (new runs; the old ones stay) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    batch_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            batch_uuid: string;
+                            project_uuid: string;
+                            protocol_uuid: string;
+                            /** @description The name of the protocol's version the batch applied */
+                            protocol_name: string;
+                            protocol_version: number;
+                            /** @enum {string} */
+                            kind: "movement_detection" | "location_tracking" | "event_detection";
+                            /** @description What was asked for; {} = every ready video of the project */
+                            selection: {
+                                video_uuids?: string[];
+                                subject_uuids?: string[];
+                                group?: string;
+                            };
+                            created_by: {
+                                id: number;
+                                display_name: string;
+                            } | null;
+                            created_at: string;
+                            /**
+                             * @description running while any video’s newest run is queued or running; finished otherwise (see counts)
+                             * @enum {string}
+                             */
+                            status: "running" | "finished";
+                            /** @description The videos by their newest run's status */
+                            counts: {
+                                videos: number;
+                                queued: number;
+                                running: number;
+                                succeeded: number;
+                                failed: number;
+                                revoked: number;
+                            };
+                            /** @description The share of the batch’s frames done, 0–1: finished runs (any outcome) count whole, running ones by their progress */
+                            progress: number;
+                            /** @description Seconds left, estimated: the frames still to do ÷ the frames done per second since the first run started; null before any progress or when nothing is left */
+                            eta_s: number | null;
+                            /** @description Each video's newest run, by subject and video name */
+                            runs: {
+                                video_uuid: string;
+                                video_name: string;
+                                subject_uuid: string;
+                                subject_name: string;
+                                group: string;
+                                analysis_uuid: string;
+                                /** @description 1 for the first run; a retry adds the next */
+                                attempt: number;
+                                /** @enum {string} */
+                                status: "queued" | "running" | "succeeded" | "failed" | "revoked";
+                                progress: number;
+                                /** @description Why the run failed */
+                                error: string | null;
+                                /** @description This video's adjustments; null: the protocol as it is */
+                                overrides: {
+                                    /** @description Overrides of the protocol's parameters for this video, key by key (a list is replaced whole), as a run from a protocol takes them; taken as given (the geometry adjustment does not move them) */
+                                    parameters?: {
+                                        [key: string]: unknown;
+                                    };
+                                    /** @description p' = origin + scale·(p − origin) + (dx, dy) for every point of the protocol's ROIs, zones, exclusions and scale line; the scale's px_distance is multiplied by scale. ROI corners are rounded to whole pixels. */
+                                    geometry?: {
+                                        /** @default 0 */
+                                        dx: number;
+                                        /** @default 0 */
+                                        dy: number;
+                                        /** @default 1 */
+                                        scale: number;
+                                        /**
+                                         * @description The point scaled about, in the video's pixels; null: the centre of its picture
+                                         * @default null
+                                         */
+                                        origin: [
+                                            number,
+                                            number
+                                        ] | null;
+                                    };
+                                } | null;
+                                created_at: string;
+                                started_at: string | null;
+                                finished_at: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_uuid}/batches/{batch_uuid}/stop/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stop a batch: revoke every run that has not finished */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    batch_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            batch_uuid: string;
+                            project_uuid: string;
+                            protocol_uuid: string;
+                            /** @description The name of the protocol's version the batch applied */
+                            protocol_name: string;
+                            protocol_version: number;
+                            /** @enum {string} */
+                            kind: "movement_detection" | "location_tracking" | "event_detection";
+                            /** @description What was asked for; {} = every ready video of the project */
+                            selection: {
+                                video_uuids?: string[];
+                                subject_uuids?: string[];
+                                group?: string;
+                            };
+                            created_by: {
+                                id: number;
+                                display_name: string;
+                            } | null;
+                            created_at: string;
+                            /**
+                             * @description running while any video’s newest run is queued or running; finished otherwise (see counts)
+                             * @enum {string}
+                             */
+                            status: "running" | "finished";
+                            /** @description The videos by their newest run's status */
+                            counts: {
+                                videos: number;
+                                queued: number;
+                                running: number;
+                                succeeded: number;
+                                failed: number;
+                                revoked: number;
+                            };
+                            /** @description The share of the batch’s frames done, 0–1: finished runs (any outcome) count whole, running ones by their progress */
+                            progress: number;
+                            /** @description Seconds left, estimated: the frames still to do ÷ the frames done per second since the first run started; null before any progress or when nothing is left */
+                            eta_s: number | null;
+                            /** @description Each video's newest run, by subject and video name */
+                            runs: {
+                                video_uuid: string;
+                                video_name: string;
+                                subject_uuid: string;
+                                subject_name: string;
+                                group: string;
+                                analysis_uuid: string;
+                                /** @description 1 for the first run; a retry adds the next */
+                                attempt: number;
+                                /** @enum {string} */
+                                status: "queued" | "running" | "succeeded" | "failed" | "revoked";
+                                progress: number;
+                                /** @description Why the run failed */
+                                error: string | null;
+                                /** @description This video's adjustments; null: the protocol as it is */
+                                overrides: {
+                                    /** @description Overrides of the protocol's parameters for this video, key by key (a list is replaced whole), as a run from a protocol takes them; taken as given (the geometry adjustment does not move them) */
+                                    parameters?: {
+                                        [key: string]: unknown;
+                                    };
+                                    /** @description p' = origin + scale·(p − origin) + (dx, dy) for every point of the protocol's ROIs, zones, exclusions and scale line; the scale's px_distance is multiplied by scale. ROI corners are rounded to whole pixels. */
+                                    geometry?: {
+                                        /** @default 0 */
+                                        dx: number;
+                                        /** @default 0 */
+                                        dy: number;
+                                        /** @default 1 */
+                                        scale: number;
+                                        /**
+                                         * @description The point scaled about, in the video's pixels; null: the centre of its picture
+                                         * @default null
+                                         */
+                                        origin: [
+                                            number,
+                                            number
+                                        ] | null;
+                                    };
+                                } | null;
+                                created_at: string;
+                                started_at: string | null;
+                                finished_at: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_uuid}/batches/{batch_uuid}/results/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A batch's results table: a row per run, a column per outcome measure (JSON, CSV or XLSX; wide or long)
+         * @description One row per run (each video's newest run in each batch, when it succeeded): batch_uuid, subject, subject_uuid, group, subject_<metadata key>…, video, video_uuid, recorded_at, analysis_uuid, protocol_version, reviewed (event kinds), then one column per outcome measure of the kind. `layout=long`: a row per run × measure with measure, value, unit. `format=json` (default) answers a page (`page`, `page_size` ≤ 1000) with each column's role and unit; `format=csv|xlsx` answers the whole table as a file (the xlsx adds a sheet defining every column). ADR 035.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description json (a page, for the batch page), or a csv / xlsx download of the whole table */
+                    format?: "json" | "csv" | "xlsx";
+                    /** @description wide: a row per run, a column per measure; long: a row per run × measure */
+                    layout?: "wide" | "long";
+                    /** @description json only */
+                    page?: number;
+                    /** @description json only: rows per page (at most 1000) */
+                    page_size?: number;
+                };
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    batch_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            kind: "movement_detection" | "location_tracking" | "event_detection";
+                            /** @enum {string} */
+                            layout: "wide" | "long";
+                            columns: {
+                                name: string;
+                                /**
+                                 * @description id: who and what the run analysed; measure: an outcome (wide); long: the long layout's measure, value, unit
+                                 * @enum {string}
+                                 */
+                                role: "id" | "measure" | "long";
+                                unit: string | null;
+                            }[];
+                            /** @description Every outcome measure of the table, with its unit and meaning */
+                            measures: {
+                                name: string;
+                                unit: string;
+                                meaning: string;
+                            }[];
+                            /** @description Rows of the whole table */
+                            count: number;
+                            next: string | null;
+                            previous: string | null;
+                            /** @description This page's rows, cells in the columns' order */
+                            results: (string | number | boolean | null)[][];
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_uuid}/protocols/{protocol_uuid}/results/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A protocol's results across all its batches (JSON, CSV or XLSX; wide or long)
+         * @description One row per run (each video's newest run in each batch, when it succeeded): batch_uuid, subject, subject_uuid, group, subject_<metadata key>…, video, video_uuid, recorded_at, analysis_uuid, protocol_version, reviewed (event kinds), then one column per outcome measure of the kind. `layout=long`: a row per run × measure with measure, value, unit. `format=json` (default) answers a page (`page`, `page_size` ≤ 1000) with each column's role and unit; `format=csv|xlsx` answers the whole table as a file (the xlsx adds a sheet defining every column). ADR 035.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description json (a page, for the batch page), or a csv / xlsx download of the whole table */
+                    format?: "json" | "csv" | "xlsx";
+                    /** @description wide: a row per run, a column per measure; long: a row per run × measure */
+                    layout?: "wide" | "long";
+                    /** @description json only */
+                    page?: number;
+                    /** @description json only: rows per page (at most 1000) */
+                    page_size?: number;
+                };
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    protocol_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            kind: "movement_detection" | "location_tracking" | "event_detection";
+                            /** @enum {string} */
+                            layout: "wide" | "long";
+                            columns: {
+                                name: string;
+                                /**
+                                 * @description id: who and what the run analysed; measure: an outcome (wide); long: the long layout's measure, value, unit
+                                 * @enum {string}
+                                 */
+                                role: "id" | "measure" | "long";
+                                unit: string | null;
+                            }[];
+                            /** @description Every outcome measure of the table, with its unit and meaning */
+                            measures: {
+                                name: string;
+                                unit: string;
+                                meaning: string;
+                            }[];
+                            /** @description Rows of the whole table */
+                            count: number;
+                            next: string | null;
+                            previous: string | null;
+                            /** @description This page's rows, cells in the columns' order */
+                            results: (string | number | boolean | null)[][];
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_uuid}/batches/{batch_uuid}/statistics/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Group statistics of a batch's results: per measure and subject group n, mean, SD, SEM, median, IQR, and the tests
+         * @description Two groups: Welch's t (t, df, p), Mann–Whitney U (exact below 50 values per group without ties, else the normal approximation with continuity and tie corrections, as R's wilcox.test) and Hedges' g (exact J); three or more: Welch's one-way ANOVA (F, df1, df2, p) and Kruskal–Wallis (H, df, p, tie-corrected). Runs of subjects without a group are left out. `format=csv` answers `table=descriptives|tests`; `format=xlsx` both sheets. ADR 035.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    format?: "json" | "csv" | "xlsx";
+                    /** @description csv only: which table (the xlsx has both) */
+                    table?: "descriptives" | "tests";
+                };
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    batch_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            kind: "movement_detection" | "location_tracking" | "event_detection";
+                            /** @description The groups compared, in the order tests read them */
+                            groups: string[];
+                            /** @description Runs in the results table */
+                            runs: number;
+                            /** @description Runs of subjects without a group: left out of every statistic */
+                            runs_without_group: number;
+                            measures: {
+                                name: string;
+                                unit: string;
+                                groups: {
+                                    group: string;
+                                    n: number;
+                                    mean: number | null;
+                                    /** @description Sample SD (n − 1); null below 2 values */
+                                    sd: number | null;
+                                    sem: number | null;
+                                    median: number | null;
+                                    /** @description R's type-7 quantile */
+                                    q1: number | null;
+                                    q3: number | null;
+                                    iqr: number | null;
+                                }[];
+                                tests: {
+                                    /** @description As a methods section names it (the Mann–Whitney name says exact or normal approximation) */
+                                    test: string;
+                                    /** @enum {string} */
+                                    statistic_name: "t" | "U" | "F" | "H" | "g";
+                                    statistic: number | null;
+                                    /** @description Degrees of freedom (the numerator’s for F); null when the test has none */
+                                    df1: number | null;
+                                    /** @description F's denominator degrees of freedom */
+                                    df2: number | null;
+                                    /** @description Two-sided p-value; null for an effect size */
+                                    p: number | null;
+                                    /** @description Why the test could not be computed, or what it compares */
+                                    note: string | null;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_uuid}/batches/{batch_uuid}/statistics/figure/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A plot of one measure by group: each run's point, the group's box and mean ± SEM (PNG or SVG)
+         * @description Points jittered deterministically; the box is the type-7 quartiles with whiskers to the most extreme value within 1.5 × IQR; the diamond and bar are the mean ± SEM. The PNG has no words; the SVG carries the axis, the group names and n. ADR 035.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description A measure column of the batch's results */
+                    measure: string;
+                    format?: "png" | "svg";
+                };
+                header?: never;
+                path: {
+                    project_uuid: string;
+                    batch_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The figure (PNG or SVG) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -10776,6 +13969,31 @@ export interface paths {
                                     display_name: string;
                                 } | null;
                                 resolved_at: string | null;
+                                /** @description What the project's newest model suggests for an event nobody decided on yet (ADR 038); null where no model qualifies: the suggested classes' held-out precision must reach min_precision (default 0.9) with at least 30 examples each */
+                                suggestion: {
+                                    /** @description Discard the event (true) or keep it (false) */
+                                    discard: boolean;
+                                    /** @description For a kept event, its label (null: keep without a label) */
+                                    label: string | null;
+                                    /** @description Share of the model's trees voting for it (for a kept event, the smaller of keep's and the label's) */
+                                    confidence: number;
+                                    /** @description The version of the model that made it (GET /projects/{p}/models/) */
+                                    model_version: number;
+                                } | null;
+                                /** @description The suggestion accepted for this event, as it was accepted (ADR 038) */
+                                accepted_suggestion: {
+                                    discard: boolean;
+                                    label: string | null;
+                                    confidence: number;
+                                    model_version: number;
+                                    accepted_by: {
+                                        id: number;
+                                        display_name: string;
+                                    } | null;
+                                    accepted_at: string;
+                                    /** @description Accepted by "accept all ≥ p": nobody looked at the event (its reviewed_by stays empty) */
+                                    in_bulk: boolean;
+                                } | null;
                             }[];
                         };
                     };
@@ -10892,6 +14110,23 @@ export interface paths {
                             action: "label";
                             id: number;
                             label: string | null;
+                        } | {
+                            /** @enum {string} */
+                            action: "accept_suggestion";
+                            id: number;
+                            /** @description The model version of the suggestion you saw: refused when the suggestions changed since */
+                            model_version?: number;
+                            /** @description The held-out precision the suggestion's classes had to reach (default 0.9) */
+                            min_precision?: number;
+                        } | {
+                            /** @enum {string} */
+                            action: "accept_suggestions";
+                            /** @description Accept every suggestion of the run whose confidence is at least this ("accept all ≥ p") */
+                            min_confidence: number;
+                            /** @description The model version of the suggestions you saw: refused when the suggestions changed since */
+                            model_version: number;
+                            /** @description The held-out precision the suggestion's classes had to reach (default 0.9) */
+                            min_precision?: number;
                         })[];
                         /**
                          * @description "changed": answer only the events this call touched (a long run answers quickly)
@@ -10943,9 +14178,36 @@ export interface paths {
                                     display_name: string;
                                 } | null;
                                 resolved_at: string | null;
+                                /** @description What the project's newest model suggests for an event nobody decided on yet (ADR 038); null where no model qualifies: the suggested classes' held-out precision must reach min_precision (default 0.9) with at least 30 examples each */
+                                suggestion: {
+                                    /** @description Discard the event (true) or keep it (false) */
+                                    discard: boolean;
+                                    /** @description For a kept event, its label (null: keep without a label) */
+                                    label: string | null;
+                                    /** @description Share of the model's trees voting for it (for a kept event, the smaller of keep's and the label's) */
+                                    confidence: number;
+                                    /** @description The version of the model that made it (GET /projects/{p}/models/) */
+                                    model_version: number;
+                                } | null;
+                                /** @description The suggestion accepted for this event, as it was accepted (ADR 038) */
+                                accepted_suggestion: {
+                                    discard: boolean;
+                                    label: string | null;
+                                    confidence: number;
+                                    model_version: number;
+                                    accepted_by: {
+                                        id: number;
+                                        display_name: string;
+                                    } | null;
+                                    accepted_at: string;
+                                    /** @description Accepted by "accept all ≥ p": nobody looked at the event (its reviewed_by stays empty) */
+                                    in_bulk: boolean;
+                                } | null;
                             }[];
                             /** @description The ids given to the added events, in the order of their changes */
                             added_ids: number[];
+                            /** @description How many suggestions this call accepted (accept_suggestion, accept_suggestions) */
+                            accepted: number;
                         };
                     };
                 };
@@ -11096,6 +14358,454 @@ export interface paths {
                                     display_name: string;
                                 } | null;
                                 resolved_at: string | null;
+                                /** @description What the project's newest model suggests for an event nobody decided on yet (ADR 038); null where no model qualifies: the suggested classes' held-out precision must reach min_precision (default 0.9) with at least 30 examples each */
+                                suggestion: {
+                                    /** @description Discard the event (true) or keep it (false) */
+                                    discard: boolean;
+                                    /** @description For a kept event, its label (null: keep without a label) */
+                                    label: string | null;
+                                    /** @description Share of the model's trees voting for it (for a kept event, the smaller of keep's and the label's) */
+                                    confidence: number;
+                                    /** @description The version of the model that made it (GET /projects/{p}/models/) */
+                                    model_version: number;
+                                } | null;
+                                /** @description The suggestion accepted for this event, as it was accepted (ADR 038) */
+                                accepted_suggestion: {
+                                    discard: boolean;
+                                    label: string | null;
+                                    confidence: number;
+                                    model_version: number;
+                                    accepted_by: {
+                                        id: number;
+                                        display_name: string;
+                                    } | null;
+                                    accepted_at: string;
+                                    /** @description Accepted by "accept all ≥ p": nobody looked at the event (its reviewed_by stays empty) */
+                                    in_bulk: boolean;
+                                } | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_uuid}/models/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's suggestion models: one per run kind and protocol, with every version's figures
+         * @description Each model (ADR 038): its newest version (`model_uuid`, `version`, `trained_at`, `examples`) with the figures cross-validated by video per decision (keep, discard) and per label — precision, recall, examples — its training state, and the history of its versions newest first. Filters: `kind`, `protocol_uuid` (`none`: runs made without a protocol).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    page?: number;
+                    page_size?: number;
+                    kind?: "movement_detection" | "event_detection" | "timeseries_import" | "pose_series";
+                    /** @description Only the model of runs made from this protocol; `none` for runs made without one */
+                    protocol_uuid?: string;
+                };
+                header?: never;
+                path: {
+                    project_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            next: string | null;
+                            previous: string | null;
+                            results: {
+                                /** @enum {string} */
+                                kind: "movement_detection" | "event_detection" | "timeseries_import" | "location_tracking" | "pose_series";
+                                protocol_uuid: string | null;
+                                protocol_name: string | null;
+                                /** @description The newest version (null before the first training) */
+                                model_uuid: string | null;
+                                version: number | null;
+                                trained_at: string | null;
+                                examples: number | null;
+                                videos: number | null;
+                                runs: number | null;
+                                /** @description The newest version's features (pose_* when it uses pose sets) */
+                                features: string[];
+                                decisions: {
+                                    keep: {
+                                        /** @description Reviewed events of this class the model learned from */
+                                        examples: number;
+                                        /** @description Held-out predictions of this class */
+                                        predicted: number;
+                                        /** @description Of those, the share that were right (cross-validated by video); null when none or one video */
+                                        precision: number | null;
+                                        /** @description Of its examples, the share predicted as it (held out) */
+                                        recall: number | null;
+                                    };
+                                    discard: {
+                                        /** @description Reviewed events of this class the model learned from */
+                                        examples: number;
+                                        /** @description Held-out predictions of this class */
+                                        predicted: number;
+                                        /** @description Of those, the share that were right (cross-validated by video); null when none or one video */
+                                        precision: number | null;
+                                        /** @description Of its examples, the share predicted as it (held out) */
+                                        recall: number | null;
+                                    };
+                                } | null;
+                                /** @description Held-out figures of each label of kept events */
+                                labels: {
+                                    /** @description Reviewed events of this class the model learned from */
+                                    examples: number;
+                                    /** @description Held-out predictions of this class */
+                                    predicted: number;
+                                    /** @description Of those, the share that were right (cross-validated by video); null when none or one video */
+                                    precision: number | null;
+                                    /** @description Of its examples, the share predicted as it (held out) */
+                                    recall: number | null;
+                                    /** @description null: kept without a label */
+                                    label: string | null;
+                                }[];
+                                training: {
+                                    /**
+                                     * @description The last training job: waiting, running, failed for good, or none under way
+                                     * @enum {string}
+                                     */
+                                    state: "idle" | "queued" | "running" | "failed";
+                                    reviews_since_training: number;
+                                    /** @description A training is queued once this many new reviews are counted */
+                                    train_after_reviews: number;
+                                    /** @description Why the last training made no model, if it did not */
+                                    error: string | null;
+                                };
+                                /** @description Every version, newest first (at most 200): how precision grew with the reviews */
+                                history: {
+                                    model_uuid: string;
+                                    version: number;
+                                    trained_at: string;
+                                    /** @description Reviewed events learned from */
+                                    examples: number;
+                                    videos: number;
+                                    runs: number;
+                                    /** @description Held-out figures of the decision: keep and discard */
+                                    decisions: {
+                                        keep: {
+                                            /** @description Reviewed events of this class the model learned from */
+                                            examples: number;
+                                            /** @description Held-out predictions of this class */
+                                            predicted: number;
+                                            /** @description Of those, the share that were right (cross-validated by video); null when none or one video */
+                                            precision: number | null;
+                                            /** @description Of its examples, the share predicted as it (held out) */
+                                            recall: number | null;
+                                        };
+                                        discard: {
+                                            /** @description Reviewed events of this class the model learned from */
+                                            examples: number;
+                                            /** @description Held-out predictions of this class */
+                                            predicted: number;
+                                            /** @description Of those, the share that were right (cross-validated by video); null when none or one video */
+                                            precision: number | null;
+                                            /** @description Of its examples, the share predicted as it (held out) */
+                                            recall: number | null;
+                                        };
+                                    };
+                                    /** @description Held-out figures of each label of kept events */
+                                    labels: {
+                                        /** @description Reviewed events of this class the model learned from */
+                                        examples: number;
+                                        /** @description Held-out predictions of this class */
+                                        predicted: number;
+                                        /** @description Of those, the share that were right (cross-validated by video); null when none or one video */
+                                        precision: number | null;
+                                        /** @description Of its examples, the share predicted as it (held out) */
+                                        recall: number | null;
+                                        /** @description null: kept without a label */
+                                        label: string | null;
+                                    }[];
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description `{"errors": "message"}` or `{"errors": {"field": ["message"]}}` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: string | {
+                                [key: string]: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_uuid}/models/train/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Train a model now on the project's reviewed events of a run kind (and protocol): 202 with its state
+         * @description Queues the training (a background job; at most one waits and one runs per model) and answers at once. A training also starts by itself after every 50 new reviews. 400 when no event of such runs has been decided on yet.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        kind: "movement_detection" | "event_detection" | "timeseries_import" | "pose_series";
+                        /**
+                         * @description The runs' protocol (ADR 031); null (the default) for runs made without one
+                         * @default null
+                         */
+                        protocol_uuid?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            kind: "movement_detection" | "event_detection" | "timeseries_import" | "location_tracking" | "pose_series";
+                            protocol_uuid: string | null;
+                            protocol_name: string | null;
+                            /** @description The newest version (null before the first training) */
+                            model_uuid: string | null;
+                            version: number | null;
+                            trained_at: string | null;
+                            examples: number | null;
+                            videos: number | null;
+                            runs: number | null;
+                            /** @description The newest version's features (pose_* when it uses pose sets) */
+                            features: string[];
+                            decisions: {
+                                keep: {
+                                    /** @description Reviewed events of this class the model learned from */
+                                    examples: number;
+                                    /** @description Held-out predictions of this class */
+                                    predicted: number;
+                                    /** @description Of those, the share that were right (cross-validated by video); null when none or one video */
+                                    precision: number | null;
+                                    /** @description Of its examples, the share predicted as it (held out) */
+                                    recall: number | null;
+                                };
+                                discard: {
+                                    /** @description Reviewed events of this class the model learned from */
+                                    examples: number;
+                                    /** @description Held-out predictions of this class */
+                                    predicted: number;
+                                    /** @description Of those, the share that were right (cross-validated by video); null when none or one video */
+                                    precision: number | null;
+                                    /** @description Of its examples, the share predicted as it (held out) */
+                                    recall: number | null;
+                                };
+                            } | null;
+                            /** @description Held-out figures of each label of kept events */
+                            labels: {
+                                /** @description Reviewed events of this class the model learned from */
+                                examples: number;
+                                /** @description Held-out predictions of this class */
+                                predicted: number;
+                                /** @description Of those, the share that were right (cross-validated by video); null when none or one video */
+                                precision: number | null;
+                                /** @description Of its examples, the share predicted as it (held out) */
+                                recall: number | null;
+                                /** @description null: kept without a label */
+                                label: string | null;
+                            }[];
+                            training: {
+                                /**
+                                 * @description The last training job: waiting, running, failed for good, or none under way
+                                 * @enum {string}
+                                 */
+                                state: "idle" | "queued" | "running" | "failed";
+                                reviews_since_training: number;
+                                /** @description A training is queued once this many new reviews are counted */
+                                train_after_reviews: number;
+                                /** @description Why the last training made no model, if it did not */
+                                error: string | null;
+                            };
+                            /** @description Every version, newest first (at most 200): how precision grew with the reviews */
+                            history: {
+                                model_uuid: string;
+                                version: number;
+                                trained_at: string;
+                                /** @description Reviewed events learned from */
+                                examples: number;
+                                videos: number;
+                                runs: number;
+                                /** @description Held-out figures of the decision: keep and discard */
+                                decisions: {
+                                    keep: {
+                                        /** @description Reviewed events of this class the model learned from */
+                                        examples: number;
+                                        /** @description Held-out predictions of this class */
+                                        predicted: number;
+                                        /** @description Of those, the share that were right (cross-validated by video); null when none or one video */
+                                        precision: number | null;
+                                        /** @description Of its examples, the share predicted as it (held out) */
+                                        recall: number | null;
+                                    };
+                                    discard: {
+                                        /** @description Reviewed events of this class the model learned from */
+                                        examples: number;
+                                        /** @description Held-out predictions of this class */
+                                        predicted: number;
+                                        /** @description Of those, the share that were right (cross-validated by video); null when none or one video */
+                                        precision: number | null;
+                                        /** @description Of its examples, the share predicted as it (held out) */
+                                        recall: number | null;
+                                    };
+                                };
+                                /** @description Held-out figures of each label of kept events */
+                                labels: {
+                                    /** @description Reviewed events of this class the model learned from */
+                                    examples: number;
+                                    /** @description Held-out predictions of this class */
+                                    predicted: number;
+                                    /** @description Of those, the share that were right (cross-validated by video); null when none or one video */
+                                    precision: number | null;
+                                    /** @description Of its examples, the share predicted as it (held out) */
+                                    recall: number | null;
+                                    /** @description null: kept without a label */
+                                    label: string | null;
+                                }[];
                             }[];
                         };
                     };

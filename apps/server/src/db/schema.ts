@@ -336,6 +336,7 @@ export const analysisKinds = [
   'event_detection',
   'timeseries_import',
   'location_tracking',
+  'pose_series',
 ] as const;
 export const analysisStatuses = ['queued', 'running', 'succeeded', 'failed', 'revoked'] as const;
 
@@ -378,11 +379,109 @@ export const analyses = pgTable(
     createdAt: createdAt(),
     startedAt: timestamp('started_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
+    /** The protocol and version the run was made from (ADR 031), kept as recorded even when the protocol is deleted. */
+    protocolUuid: uuid('protocol_uuid'),
+    protocolVersion: integer('protocol_version'),
   },
   (t) => [
     index('analyses_project_created_idx').on(t.projectUuid, t.createdAt),
     index('analyses_video_created_idx').on(t.videoUuid, t.createdAt),
+    index('analyses_protocol_idx').on(t.protocolUuid).where(sql`${t.protocolUuid} IS NOT NULL`),
   ],
+);
+
+export const protocolKinds = ['movement_detection', 'location_tracking', 'event_detection'] as const;
+export type ProtocolKind = (typeof protocolKinds)[number];
+
+/**
+ * A named set of analysis settings of a project (ADR 031). `current_version` names its latest row in
+ * protocol_versions; a deleted protocol keeps its rows (`deleted_at`) so the runs made from it stay readable.
+ */
+export const protocols = pgTable(
+  'protocols',
+  {
+    protocolUuid: uuid('protocol_uuid').primaryKey().defaultRandom(),
+    projectUuid: uuid('project_uuid')
+      .notNull()
+      .references(() => projects.projectUuid, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    kind: text('kind', { enum: protocolKinds }).notNull(),
+    currentVersion: integer('current_version').notNull().default(1),
+    createdById: integer('created_by_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('protocols_project_name_idx')
+      .on(t.projectUuid, sql`lower(${t.name})`)
+      .where(sql`${t.deletedAt} IS NULL`),
+  ],
+);
+
+/** Every version of a protocol, never changed once written: its name and parameters with every default filled in. */
+export const protocolVersions = pgTable(
+  'protocol_versions',
+  {
+    protocolUuid: uuid('protocol_uuid')
+      .notNull()
+      .references(() => protocols.protocolUuid, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    name: text('name').notNull(),
+    parameters: jsonb('parameters').notNull(),
+    createdById: integer('created_by_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.protocolUuid, t.version] })],
+);
+
+/**
+ * One protocol version applied to many videos of a project at once (ADR 035). `selection` keeps what was asked
+ * (every ready video, chosen subjects, a group or a list); the runs are in batch_runs.
+ */
+export const batches = pgTable(
+  'batches',
+  {
+    batchUuid: uuid('batch_uuid').primaryKey().defaultRandom(),
+    projectUuid: uuid('project_uuid')
+      .notNull()
+      .references(() => projects.projectUuid, { onDelete: 'cascade' }),
+    protocolUuid: uuid('protocol_uuid')
+      .notNull()
+      .references(() => protocols.protocolUuid, { onDelete: 'cascade' }),
+    protocolVersion: integer('protocol_version').notNull(),
+    kind: text('kind', { enum: protocolKinds }).notNull(),
+    selection: jsonb('selection').$type<Record<string, unknown>>().notNull(),
+    createdById: integer('created_by_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('batches_project_created_idx').on(t.projectUuid, t.createdAt),
+    index('batches_protocol_idx').on(t.protocolUuid),
+  ],
+);
+
+/**
+ * A run of a batch: the video, the attempt (a retry adds the next one; the batch shows the newest) and the video's
+ * adjustments. Goes to the trash with its run (trash.snapshot.ts) and comes back with it.
+ */
+export const batchRuns = pgTable(
+  'batch_runs',
+  {
+    analysisUuid: uuid('analysis_uuid')
+      .primaryKey()
+      .references(() => analyses.analysisUuid, { onDelete: 'cascade' }),
+    batchUuid: uuid('batch_uuid')
+      .notNull()
+      .references(() => batches.batchUuid, { onDelete: 'cascade' }),
+    videoUuid: uuid('video_uuid')
+      .notNull()
+      .references(() => videos.videoUuid, { onDelete: 'cascade' }),
+    attempt: integer('attempt').notNull().default(1),
+    overrides: jsonb('overrides').$type<Record<string, unknown> | null>(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('batch_runs_batch_video_idx').on(t.batchUuid, t.videoUuid, t.attempt)],
 );
 
 /** A slice of frames of a movement-detection run, processed by one job on any worker. */
@@ -465,6 +564,18 @@ export const analysisEvents = pgTable(
     /** Who settled a difference between scorers on this event in the consensus, and when (ADR 014). */
     resolvedById: integer('resolved_by_id').references(() => users.id, { onDelete: 'set null' }),
     resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    /**
+     * A suggestion accepted for this event (ADR 038): who accepted it and when, whether in bulk ("accept all ≥ p":
+     * nobody looked at the event, so reviewed_by stays empty), the model and what it suggested.
+     */
+    suggestionAcceptedById: integer('suggestion_accepted_by_id').references(() => users.id, { onDelete: 'set null' }),
+    suggestionAcceptedAt: timestamp('suggestion_accepted_at', { withTimezone: true }),
+    suggestionInBulk: boolean('suggestion_in_bulk'),
+    suggestionModelUuid: uuid('suggestion_model_uuid'),
+    suggestionModelVersion: integer('suggestion_model_version'),
+    suggestionDiscard: boolean('suggestion_discard'),
+    suggestionLabel: text('suggestion_label'),
+    suggestionConfidence: doublePrecision('suggestion_confidence'),
   },
   (t) => [
     primaryKey({ columns: [t.analysisUuid, t.id] }),
@@ -627,5 +738,140 @@ export const trashItems = pgTable(
   (t) => [
     index('trash_items_project_idx').on(t.projectUuid, t.deletedAt.desc(), t.itemUuid),
     index('trash_items_purge_idx').on(t.purgeAt),
+  ],
+);
+
+/**
+ * A pose-estimation result imported for a video (DeepLabCut or SLEAP, issue 24; ADR 030): the rows say what the set
+ * holds, the points themselves are one Float32 file in storage (`storage_key`, layout in modules/pose/pose-file.ts),
+ * aligned to the video's frames.
+ */
+export const poseSets = pgTable(
+  'pose_sets',
+  {
+    poseUuid: uuid('pose_uuid').primaryKey().defaultRandom(),
+    projectUuid: uuid('project_uuid')
+      .notNull()
+      .references(() => projects.projectUuid, { onDelete: 'cascade' }),
+    videoUuid: uuid('video_uuid')
+      .notNull()
+      .references(() => videos.videoUuid, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** dlc_csv | dlc_h5 | sleap_h5 | sleap_csv: what the file was, read from its structure. */
+    format: text('format').notNull(),
+    individuals: jsonb('individuals').$type<string[]>().notNull(),
+    bodyparts: jsonb('bodyparts').$type<string[]>().notNull(),
+    /** The (individual, body part) pairs the file has, by index into the two lists, in the file's column order. */
+    keypoints: jsonb('keypoints').$type<[number, number][]>().notNull(),
+    /** Skeleton edges as pairs of body-part names (SLEAP's edges; none for DeepLabCut without its config). */
+    edges: jsonb('edges').$type<[string, string][]>().notNull(),
+    /** Frames of the stored set: the video's frame count at import. */
+    frameCount: integer('frame_count').notNull(),
+    /** False for hand-labelled DeepLabCut files (x, y only): likelihoods read as null. */
+    hasLikelihood: boolean('has_likelihood').notNull(),
+    /** Where the file came from: its name, scorer, own frame count and the offset it was placed at. */
+    source: jsonb('source').$type<Record<string, unknown>>().notNull(),
+    storageKey: text('storage_key').notNull(),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull().default(0),
+    createdById: integer('created_by_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('pose_sets_video_created_idx').on(t.videoUuid, t.createdAt)],
+);
+
+/**
+ * Where a project learns suggestions (issue 25, ADR 038): one per project, run kind and protocol (null for runs made
+ * without one). It counts the reviews since its last training (a training is queued at TRAIN_AFTER_REVIEWS) and names
+ * the last training job sent, whose state pg-boss keeps.
+ */
+export const suggestionScopes = pgTable(
+  'suggestion_scopes',
+  {
+    scopeUuid: uuid('scope_uuid').primaryKey().defaultRandom(),
+    projectUuid: uuid('project_uuid')
+      .notNull()
+      .references(() => projects.projectUuid, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: analysisKinds }).notNull(),
+    protocolUuid: uuid('protocol_uuid'),
+    reviewsSinceTraining: integer('reviews_since_training').notNull().default(0),
+    /** Set when a training was sent and has not started yet (a second is not sent meanwhile). */
+    trainRequestedAt: timestamp('train_requested_at', { withTimezone: true }),
+    jobId: text('job_id'),
+    /** Why the last training produced no model (nothing to learn from, or its last attempt failed). */
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('suggestion_scopes_key_idx').on(
+      t.projectUuid,
+      t.kind,
+      sql`(coalesce(${t.protocolUuid}, '00000000-0000-0000-0000-000000000000'::uuid))`,
+    ),
+  ],
+);
+
+/** Figures of one class, cross-validated by video (suggestions/engine/cross-validation.ts). */
+export interface StoredClassFigures {
+  examples: number;
+  predicted: number;
+  precision: number | null;
+  recall: number | null;
+}
+
+/**
+ * One trained version of a scope's model: how many reviewed events it learned from and its held-out figures per
+ * decision (keep, discard) and per label (null = "no label"); the forests are a JSON file at `storage_key`.
+ */
+export const suggestionModels = pgTable(
+  'suggestion_models',
+  {
+    modelUuid: uuid('model_uuid').primaryKey().defaultRandom(),
+    scopeUuid: uuid('scope_uuid')
+      .notNull()
+      .references(() => suggestionScopes.scopeUuid, { onDelete: 'cascade' }),
+    projectUuid: uuid('project_uuid')
+      .notNull()
+      .references(() => projects.projectUuid, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    trainedAt: timestamp('trained_at', { withTimezone: true }).notNull().defaultNow(),
+    examples: integer('examples').notNull(),
+    videos: integer('videos').notNull(),
+    runs: integer('runs').notNull(),
+    features: jsonb('features').$type<string[]>().notNull(),
+    decisions: jsonb('decisions').$type<{ keep: StoredClassFigures; discard: StoredClassFigures }>().notNull(),
+    labels: jsonb('labels').$type<({ label: string | null } & StoredClassFigures)[]>().notNull(),
+    /** Null once the model is two versions old: its figures stay for the history, its file is removed. */
+    storageKey: text('storage_key'),
+    sizeBytes: integer('size_bytes').notNull().default(0),
+    trainingMs: integer('training_ms').notNull().default(0),
+    /** Who asked for the training ("Train now"); null when reviews queued it. */
+    requestedById: integer('requested_by_id').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [uniqueIndex('suggestion_models_scope_version_idx').on(t.scopeUuid, t.version)],
+);
+
+/** A model's votes for a run's event, computed once per run and model (a cache; see suggestions.cache.ts). */
+export const eventSuggestions = pgTable(
+  'event_suggestions',
+  {
+    analysisUuid: uuid('analysis_uuid').notNull(),
+    eventId: integer('event_id').notNull(),
+    modelUuid: uuid('model_uuid')
+      .notNull()
+      .references(() => suggestionModels.modelUuid, { onDelete: 'cascade' }),
+    /** Share of the decision forest's trees voting discard. */
+    discardShare: doublePrecision('discard_share').notNull(),
+    /** The label class most label trees vote for (index into the model's labels) and their share. */
+    labelIndex: integer('label_index'),
+    labelShare: doublePrecision('label_share'),
+  },
+  (t) => [
+    primaryKey({ name: 'event_suggestions_pk', columns: [t.analysisUuid, t.eventId] }),
+    foreignKey({
+      name: 'event_suggestions_event_fk',
+      columns: [t.analysisUuid, t.eventId],
+      foreignColumns: [analysisEvents.analysisUuid, analysisEvents.id],
+    }).onDelete('cascade'),
+    index('event_suggestions_model_idx').on(t.modelUuid),
   ],
 );

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import { fromPglite, type Job, PgBoss } from 'pg-boss';
@@ -35,6 +36,11 @@ export interface JobDefinition<Payload, Context> {
   pollingIntervalSeconds?: number;
   /** Jobs of this queue one process runs at once (default 1). */
   concurrency?(context: Context): number;
+  /**
+   * pg-boss's queue policy, set when the queue is made. `stately`: per `singletonKey`, at most one job waits and one
+   * runs, across every worker (two trainings of one scope never run at once). Default `standard`.
+   */
+  policy?: 'standard' | 'stately';
   /**
    * Called when this process stops taking jobs, before it waits for running ones: a handler that can run for
    * minutes aborts here, so its job fails now and is retried (elsewhere, or after the restart).
@@ -106,7 +112,7 @@ export class JobQueue<Context> {
         expireInSeconds: definition.expireInSeconds,
         ...(definition.heartbeatSeconds ? { heartbeatSeconds: definition.heartbeatSeconds } : {}),
       };
-      await this.boss.createQueue(definition.name, policy);
+      await this.boss.createQueue(definition.name, { ...policy, policy: definition.policy ?? 'standard' });
       // An existing queue (an older DATA_DIR or database) takes the current policy too.
       await this.boss.updateQueue(definition.name, policy);
     }
@@ -210,6 +216,26 @@ export class JobQueue<Context> {
     );
     this.wakeLocalWorkers(definition.name);
     return id;
+  }
+
+  /**
+   * Queues many jobs of one kind in one statement (a batch's runs), each with its own singleton key; answers each
+   * job's id, or null where a job for the same key was already waiting.
+   */
+  async sendMany<Payload>(
+    definition: JobDefinition<Payload, Context>,
+    items: { payload: Payload; singletonKey?: string }[],
+  ): Promise<(string | null)[]> {
+    if (!this.definitions.has(definition.name)) throw new Error(`Job "${definition.name}" is not registered`);
+    if (items.length === 0) return [];
+    const jobs = items.map((item) => ({
+      id: randomUUID(),
+      data: definition.payload.parse(item.payload) as object,
+      ...(item.singletonKey ? { singletonKey: item.singletonKey } : {}),
+    }));
+    const inserted = new Set((await this.boss.insert(definition.name, jobs, { returnId: true })) ?? []);
+    this.wakeLocalWorkers(definition.name);
+    return jobs.map((job) => (inserted.has(job.id) ? job.id : null));
   }
 
   /**

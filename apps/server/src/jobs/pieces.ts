@@ -54,8 +54,12 @@ export interface Pieces<Key extends string, Owner, State> {
   kind: PieceKind<Key, Owner, State>;
   /** Replaces the owner's pieces with a checked plan (inside the caller's transaction, beside the owner's row). */
   plan(tx: Database, key: string, pieces: Record<string, unknown>[]): Promise<void>;
+  /** Plans many owners at once (a batch's runs), each as `plan` would, in one delete and one insert. */
+  planMany(tx: Database, plans: { key: string; pieces: Record<string, unknown>[] }[]): Promise<void>;
   /** Queues what is left to do: every unfinished piece, or (chained) the first one. Safe to call again. */
   queue(context: AppContext, key: string): Promise<void>;
+  /** `queue` for many owners at once: one read of their pieces, one insert of their jobs. */
+  queueMany(context: AppContext, keys: string[]): Promise<void>;
   /** The job ids of the owners' pieces, to cancel the queued ones. */
   jobIds(context: AppContext, keys: string[]): Promise<string[]>;
   /** The owner's pieces in plan order. */
@@ -97,6 +101,33 @@ export function definePieces<Key extends string, Owner, State = never>(
     const pieces = await list(context.db, key);
     const open = pieces.filter((piece) => !piece.done);
     for (const piece of chained ? open.slice(0, 1) : open) await send(context, key, piece.index);
+  }
+
+  async function queueMany(context: AppContext, keys: string[]) {
+    if (keys.length === 0) return;
+    const pieces = await rows<Piece<State> & { owner: string }>(
+      context.db,
+      sql`select ${ownerOf}::text as owner, ${PIECE_COLUMNS} from ${pieceTable}
+          where ${ownerOf} in (select jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb)::uuid) and not done
+          order by ${ownerOf}, "index"`,
+    );
+    const wanted = chained ? pieces.filter((piece, i) => i === 0 || pieces[i - 1]!.owner !== piece.owner) : pieces;
+    const ids = await context.jobs.sendMany(
+      job,
+      wanted.map((piece) => ({
+        payload: { [kind.key]: piece.owner, index: piece.index } as PiecePayload<Key>,
+        singletonKey: `${piece.owner}:${piece.index}`,
+      })),
+    );
+    const sent = wanted.flatMap((piece, i) =>
+      ids[i] ? [{ owner: piece.owner, index: piece.index, job: ids[i] }] : [],
+    );
+    if (sent.length === 0) return;
+    await context.db.execute(
+      sql`update ${pieceTable} p set job_id = s.job
+          from jsonb_to_recordset(${JSON.stringify(sent)}::jsonb) as s(owner uuid, index int, job text)
+          where p.${ownerOf} = s.owner and p."index" = s.index`,
+    );
   }
 
   /** The owner's progress from its pieces' frames (while active), answering the owner's key. */
@@ -288,11 +319,22 @@ export function definePieces<Key extends string, Owner, State = never>(
     kind,
     list,
     queue,
+    queueMany,
     async plan(tx, key, pieces) {
       checkPlan(pieces as unknown as Piece[]);
       await tx.execute(sql`delete from ${pieceTable} where ${ownerOf} = ${key}`);
       // biome-ignore lint/suspicious/noExplicitAny: the kind's own table; its rows are checked above
       await tx.insert(kind.pieces.table).values(pieces as any);
+    },
+    async planMany(tx, plans) {
+      if (plans.length === 0) return;
+      for (const plan of plans) checkPlan(plan.pieces as unknown as Piece[]);
+      const keys = JSON.stringify(plans.map((plan) => plan.key));
+      await tx.execute(
+        sql`delete from ${pieceTable} where ${ownerOf} in (select jsonb_array_elements_text(${keys}::jsonb)::uuid)`,
+      );
+      // biome-ignore lint/suspicious/noExplicitAny: the kind's own table; its rows are checked above
+      await tx.insert(kind.pieces.table).values(plans.flatMap((plan) => plan.pieces) as any);
     },
     async jobIds(context, keys) {
       if (keys.length === 0) return [];

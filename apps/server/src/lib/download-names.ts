@@ -48,7 +48,9 @@ export function runNamePart(run: { kind: string; createdAt: Date }): string {
         ? 'detection'
         : run.kind === 'location_tracking'
           ? 'location'
-          : 'import';
+          : run.kind === 'pose_series'
+            ? 'pose'
+            : 'import';
   return `${kind}-${fileDate(run.createdAt)}`;
 }
 

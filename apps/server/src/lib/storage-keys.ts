@@ -9,6 +9,8 @@
  *   projects/{project}/videos/{video}/playback-pieces/{i}.mp4        the copy's pieces until they are joined
  *   projects/{project}/videos/{video}/analyses/{run}/series.f64 | times.f64 | series.csv | segments/{i}.f64
  *   projects/{project}/videos/{video}/location-references/{id}.f32 | {id}.json   references cached per setting
+ *   projects/{project}/videos/{video}/pose/{pose}/points.f32          an imported pose set's points
+ *   projects/{project}/suggestion-models/{model}.json                a trained suggestion model (ADR 038)
  *   users/{id}/avatar-{name}
  *
  * Installations from before migration 0010 kept a video's files under its subject
@@ -25,6 +27,10 @@ export const projectLogoKey = (projectUuid: string, imageName: string) =>
   `${projectStoragePrefix(projectUuid)}logo/${imageName}`;
 
 export const userAvatarKey = (userId: number, imageName: string) => `users/${userId}/avatar-${imageName}`;
+
+/** A trained suggestion model's forests (ADR 038): the project's, so deleting the project removes them. */
+export const suggestionModelKey = (projectUuid: string, modelUuid: string) =>
+  `${projectStoragePrefix(projectUuid)}suggestion-models/${modelUuid}.json`;
 
 /** Everything a video owns (its files and its runs' files) — the same whichever subject the video belongs to. */
 export const videoStoragePrefix = (video: { projectUuid: string; videoUuid: string }) =>
@@ -67,7 +73,16 @@ export function playbackPieceKeys(video: { projectUuid: string; videoUuid: strin
  */
 export function locationReferenceKeys(video: { projectUuid: string; videoUuid: string }, id: string) {
   const prefix = `${videoStoragePrefix(video)}location-references/`;
-  return { prefix, picture: `${prefix}${id}.f32`, notes: `${prefix}${id}.json` };
+  return { prefix, picture: `${prefix}${id}.f32`, notes: `${prefix}${id}.json`, frames: `${prefix}${id}.frames.json` };
+}
+
+/**
+ * An imported pose set's files (modules/pose/pose-file.ts describes `points`), in a folder of its own under the video's
+ * prefix: deleting the set removes the folder, deleting (purging) the video removes it with the video's other files.
+ */
+export function poseSetKeys(set: { projectUuid: string; videoUuid: string; poseUuid: string }) {
+  const prefix = `${videoStoragePrefix(set)}pose/${set.poseUuid}/`;
+  return { prefix, points: `${prefix}points.f32` };
 }
 
 /** Everything a run owns, under its video (deleting the video removes it). */
@@ -109,10 +124,15 @@ export function analysisKeys(run: { projectUuid: string; videoUuid: string; anal
     seriesCsv: `${prefix}series.csv`,
     /** A location-tracking run's positions: x of every frame, then y (Float64, NaN = none). */
     track: `${prefix}track.f64`,
-    /** A location-tracking run's reference picture (Float32 per pixel), computed once for all its pieces. */
+    /**
+     * A location-tracking run's reference picture (Float32 per pixel), computed once for all its pieces; for a run
+     * from a pose body part, the video's first frame (ADR 037). The figures are drawn over it.
+     */
     reference: `${prefix}reference.f32`,
     /** What the reference's check found (JSON notes for the run's summary), beside it. */
     referenceNotes: `${prefix}reference.json`,
+    /** Which frames the reference is the median of, with their hashes while the run must still check them. */
+    referenceFrames: `${prefix}reference-frames.json`,
     segmentsPrefix: `${prefix}segments/`,
     segment: (index: number) => `${prefix}segments/${index}.f64`,
   };

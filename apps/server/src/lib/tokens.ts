@@ -63,8 +63,8 @@ export class TokenService {
     return Math.floor(Date.now() / 1000) + seconds;
   }
 
-  signAccess(userId: number) {
-    return this.sign('access', String(userId), TokenService.inSeconds(ACCESS_TOKEN_SECONDS), { jti: randomUUID() });
+  signAccess(userId: number, seconds = ACCESS_TOKEN_SECONDS) {
+    return this.sign('access', String(userId), TokenService.inSeconds(seconds), { jti: randomUUID() });
   }
 
   signRefresh(userId: number, jti: string) {

@@ -2,9 +2,12 @@ import type { AppContext } from '../context.js';
 import type { AnyJobDefinition } from '../jobs/job-queue.js';
 import { analysisDetectJob, analysisSegmentJob } from './analysis/analysis.runs.js';
 import { prepareCleanStarts } from './analysis/clean-starts.js';
+import { poseLocationJob } from './analysis/location.pose.js';
 import { analysisTrackJob, locationReferenceJob } from './analysis/location.runs.js';
+import { poseSeriesJob } from './analysis/pose-series.js';
 import { authMailJob } from './auth/auth.mail.js';
 import { deletePendingFilesJob } from './files/file-deletion.js';
+import { trainSuggestionsJob } from './suggestions/suggestions.training.js';
 import { trashPurgeJob } from './trash/trash.purge.js';
 import { processVideoJobWith } from './videos/video.jobs.js';
 import { playbackPieceJob } from './videos/video.playback.js';
@@ -25,6 +28,9 @@ export const jobDefinitions: AnyJobDefinition<AppContext>[] = [
   analysisTrackJob,
   locationReferenceJob,
   analysisDetectJob,
+  poseSeriesJob,
+  poseLocationJob,
   authMailJob,
+  trainSuggestionsJob,
   trashPurgeJob,
 ];

@@ -72,6 +72,13 @@ export interface DecodeWindow {
   crop: Rect;
   /** ffmpeg decoding threads (0 = ffmpeg's choice). */
   threads?: number;
+  /**
+   * Decode only the frames the decoder takes as keyframes (`-skip_frame nokey`): one pass over the file that
+   * decodes a handful of pictures. Frames are then counted among the keyframes, not among all frames, and which
+   * keyframes the decoder takes is its own affair (x264's intra-refresh points and open-GOP I frames it may not):
+   * the caller checks the count against the packet index and the pictures against a full decode.
+   */
+  keyframesOnly?: boolean;
 }
 
 /**
@@ -94,6 +101,7 @@ export function grayDecodeArgs(source: DecodeSource, window: DecodeWindow): stri
     args.push('-noaccurate_seek', '-copyts', '-ss', start.seekS.toFixed(6));
     filters.push(`select='gte(t,${start.fromS.toFixed(6)})'`);
   }
+  if (window.keyframesOnly) args.push('-skip_frame', 'nokey');
   args.push(...inputArgs(source), '-map', '0:v:0', '-an', '-sn', '-dn');
   filters.push(readsLumaPlane(source) ? 'extractplanes=y' : 'format=gray');
   const { crop } = window;

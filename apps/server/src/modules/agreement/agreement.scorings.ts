@@ -48,6 +48,7 @@ const RUN_KIND_NAMES: Record<AnalysisRow['kind'], string> = {
   event_detection: 'Event detection',
   timeseries_import: 'Time series import',
   location_tracking: 'Location tracking',
+  pose_series: 'Pose-derived series',
 };
 
 const when = (date: Date) => `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;

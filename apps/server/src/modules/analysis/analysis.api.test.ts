@@ -410,7 +410,9 @@ describe('analysis API', () => {
     expect(csv.headers['content-type']).toContain('text/csv');
     const rows = csv.body.trim().split('\r\n');
     expect(rows[0]).toBe(
-      'id,time,original_time,label,flagged,discarded,reviewed_by,reviewed_at,last_viewed_by,last_viewed_at',
+      'id,time,original_time,label,flagged,discarded,reviewed_by,reviewed_at,last_viewed_by,last_viewed_at,' +
+        'suggestion_discard,suggestion_label,suggestion_confidence,suggestion_model_version,' +
+        'suggestion_accepted_by,suggestion_accepted_at,suggestion_accepted_in_bulk',
     );
     expect(rows).toHaveLength(5);
     const xlsx = await get(viewer, `${analysisUrl}${run}/export/?table=series&format=xlsx`);

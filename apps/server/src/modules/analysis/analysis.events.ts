@@ -9,18 +9,22 @@ import type { AppContext } from '../../context.js';
 import { analyses, analysisEvents, reviewPositions, users } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../lib/errors.js';
 import { rememberLabels } from '../labels/label.service.js';
+import { acceptSources, applyAccept } from '../suggestions/suggestions.accept.js';
+import { type SuggestionSource, suggestionFor, suggestionSource, votesOf } from '../suggestions/suggestions.cache.js';
+import { noteReviews } from '../suggestions/suggestions.trigger.js';
 import { displayName } from '../users/user.serializer.js';
 import type { VideoRow } from '../videos/video.lookup.js';
 import { eventAlreadyThere, noSuchEvent, timeChecker } from './analysis.event-checks.js';
+import type { EventChange, eventSchema, updateEventsBody } from './analysis.events.schemas.js';
 import { findRunOfVideo, selectRun } from './analysis.read.js';
 import type { AnalysisRow } from './analysis.runs.js';
-import type { EventChange, eventSchema, updateEventsBody } from './analysis.schemas.js';
 
 type EventResponse = z.infer<typeof eventSchema>;
 
 const reviewers = alias(users, 'reviewers');
 const viewers = alias(users, 'viewers');
 const resolvers = alias(users, 'resolvers');
+const acceptors = alias(users, 'acceptors');
 
 function person(id: number | null, email: string | null, firstName: string | null, lastName: string | null) {
   if (id === null) return null;
@@ -30,8 +34,16 @@ function person(id: number | null, email: string | null, firstName: string | nul
   };
 }
 
-/** A run's events by time (all of them, or only `ids`), with who changed and who reviewed each. */
-export async function readEvents(context: AppContext, run: AnalysisRow, ids?: number[]) {
+/**
+ * A run's events by time (all of them, or only `ids`), with who changed and who reviewed each, and — from
+ * `suggestions`, the run's cached votes at a reader's bar — the suggestion of each event nobody decided on yet.
+ */
+export async function readEvents(
+  context: AppContext,
+  run: AnalysisRow,
+  ids?: number[],
+  suggestions: SuggestionSource | null = null,
+) {
   const conditions = [eq(analysisEvents.analysisUuid, run.analysisUuid)];
   if (ids) conditions.push(inArray(analysisEvents.id, ids.length > 0 ? ids : [-1]));
   const rows = await context.db
@@ -53,14 +65,20 @@ export async function readEvents(context: AppContext, run: AnalysisRow, ids?: nu
       resolverEmail: resolvers.email,
       resolverFirst: resolvers.firstName,
       resolverLast: resolvers.lastName,
+      acceptorId: acceptors.id,
+      acceptorEmail: acceptors.email,
+      acceptorFirst: acceptors.firstName,
+      acceptorLast: acceptors.lastName,
     })
     .from(analysisEvents)
     .leftJoin(users, eq(users.id, analysisEvents.updatedById))
     .leftJoin(reviewers, eq(reviewers.id, analysisEvents.reviewedById))
     .leftJoin(viewers, eq(viewers.id, analysisEvents.lastViewedById))
     .leftJoin(resolvers, eq(resolvers.id, analysisEvents.resolvedById))
+    .leftJoin(acceptors, eq(acceptors.id, analysisEvents.suggestionAcceptedById))
     .where(and(...conditions))
     .orderBy(asc(analysisEvents.time), asc(analysisEvents.id));
+  const votes = suggestions ? await votesOf(context, run.analysisUuid, suggestions.modelUuid, ids) : null;
   const events: EventResponse[] = rows.map((row) => ({
     id: row.event.id,
     time: row.event.time,
@@ -76,6 +94,21 @@ export async function readEvents(context: AppContext, run: AnalysisRow, ids?: nu
     last_viewed_at: row.event.lastViewedAt?.toISOString() ?? null,
     resolved_by: person(row.resolverId, row.resolverEmail, row.resolverFirst, row.resolverLast),
     resolved_at: row.event.resolvedAt?.toISOString() ?? null,
+    suggestion:
+      suggestions && votes && !row.event.reviewedAt && !row.event.suggestionAcceptedAt
+        ? suggestionFor(suggestions, votes.get(row.event.id))
+        : null,
+    accepted_suggestion: row.event.suggestionAcceptedAt
+      ? {
+          discard: row.event.suggestionDiscard ?? false,
+          label: row.event.suggestionLabel,
+          confidence: row.event.suggestionConfidence ?? 0,
+          model_version: row.event.suggestionModelVersion ?? 0,
+          accepted_by: person(row.acceptorId, row.acceptorEmail, row.acceptorFirst, row.acceptorLast),
+          accepted_at: row.event.suggestionAcceptedAt.toISOString(),
+          in_bulk: row.event.suggestionInBulk ?? false,
+        }
+      : null,
   }));
   return { analysis_uuid: run.analysisUuid, version: run.eventsVersion, events };
 }
@@ -105,6 +138,11 @@ export async function updateEvents(
   const reviewOnly = body.changes.every((change) => change.action === 'review');
   const touched = new Set<number>();
   const addedIds: number[] = [];
+  let accepted = 0;
+  let newlyReviewed = 0;
+  const accepts = body.changes.some((change) => change.action.startsWith('accept_'))
+    ? await acceptSources(context, selected)
+    : null;
   const version = await context.db.transaction(async (tx) => {
     const [run] = await tx
       .select()
@@ -118,7 +156,7 @@ export async function updateEvents(
         { version: run.eventsVersion },
       );
     }
-    const named = [...new Set(body.changes.flatMap((change) => (change.action === 'add' ? [] : [change.id])))];
+    const named = [...new Set(body.changes.flatMap((change) => ('id' in change ? [change.id] : [])))];
     const existing =
       named.length === 0
         ? []
@@ -161,6 +199,12 @@ export async function updateEvents(
     const where = (id: number) => and(eq(analysisEvents.analysisUuid, run.analysisUuid), eq(analysisEvents.id, id));
 
     const apply = async (change: EventChange, index: number) => {
+      if (change.action === 'accept_suggestion' || change.action === 'accept_suggestions') {
+        const ids = await applyAccept(tx, run, accepts, change, index, userId, now, problems);
+        for (const id of ids) touched.add(id);
+        accepted += ids.length;
+        return;
+      }
       if (change.action !== 'add' && !times.has(change.id)) {
         // A mark on an event deleted meanwhile has nothing left to mark.
         if (change.action !== 'review') problems.push(noSuchEvent(index, change.id));
@@ -238,6 +282,21 @@ export async function updateEvents(
 
     for (const [i, change] of body.changes.entries()) await apply(change, i + 1);
     if (problems.length > 0) throw badRequest({ changes: problems });
+    // First decisions on detected events, made now by a person: what the run's scope counts towards a training.
+    if (touched.size > 0) {
+      const [fresh] = await tx
+        .select({ n: sql<number>`count(*)::int` })
+        .from(analysisEvents)
+        .where(
+          and(
+            eq(analysisEvents.analysisUuid, run.analysisUuid),
+            inArray(analysisEvents.id, [...touched]),
+            eq(analysisEvents.reviewedAt, now),
+            sql`${analysisEvents.originalTime} is not null`,
+          ),
+        );
+      newlyReviewed = fresh?.n ?? 0;
+    }
     await rememberLabels(tx, run.projectUuid, [...labels], userId);
     if (reviewOnly) return run.eventsVersion;
     await tx
@@ -247,8 +306,13 @@ export async function updateEvents(
     return run.eventsVersion + 1;
   });
   const fresh = { ...selected, eventsVersion: version };
-  const answer = await readEvents(context, fresh, body.answer === 'changed' ? [...touched] : undefined);
-  return { ...answer, added_ids: addedIds };
+  await noteReviews(context, fresh, newlyReviewed);
+  // Every event a call touches is decided, so a "changed" answer has no suggestion to show; a whole answer carries
+  // those already computed, at the default bar (it never waits for a worker).
+  const suggestions =
+    body.answer === 'changed' ? null : await suggestionSource(context, fresh, undefined, { compute: false });
+  const answer = await readEvents(context, fresh, body.answer === 'changed' ? [...touched] : undefined, suggestions);
+  return { ...answer, added_ids: addedIds, accepted };
 }
 
 // ---- Resume position ----

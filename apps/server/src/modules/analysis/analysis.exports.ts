@@ -10,6 +10,7 @@ import { analyses, analysisEvents, annotationConfigs, subjects, users, videos } 
 import { fileDate } from '../../lib/download-names.js';
 import { exportPercent, exportSeconds } from '../../lib/export-numbers.js';
 import type { Cell, Table } from '../../lib/table-export.js';
+import { type SuggestionSource, suggestionFor, votesOf } from '../suggestions/suggestions.cache.js';
 import { displayName } from '../users/user.serializer.js';
 import { COUNT_DEFINITIONS, eventCounts, eventGroupsSql } from './analysis.counts.js';
 import { readSeries } from './analysis.results.js';
@@ -29,12 +30,26 @@ export const EVENT_COLUMNS = [
   // ADR 014: reviewed_* name the first decision's author and time; the last look is kept apart.
   'last_viewed_by',
   'last_viewed_at',
+  // ADR 038, after the columns above so they keep their places: the suggestion an event has (nobody decided on it
+  // yet) or had (it was accepted), and the acceptance — in bulk means nobody looked at the event.
+  'suggestion_discard',
+  'suggestion_label',
+  'suggestion_confidence',
+  'suggestion_model_version',
+  'suggestion_accepted_by',
+  'suggestion_accepted_at',
+  'suggestion_accepted_in_bulk',
 ];
 
 const reviewers = alias(users, 'reviewers');
 const viewers = alias(users, 'viewers');
+const acceptors = alias(users, 'acceptors');
 
-export function eventsTable(context: AppContext, run: AnalysisRow): Table {
+const nameOf = (email: string | null, firstName: string | null, lastName: string | null) =>
+  email === null ? null : displayName({ email, firstName: firstName ?? '', lastName: lastName ?? '' });
+
+/** The events table; `suggestions` (the run's cached votes at the default bar) fills the suggestion columns. */
+export function eventsTable(context: AppContext, run: AnalysisRow, suggestions: SuggestionSource | null = null): Table {
   async function* rows(): AsyncGenerator<Cell[]> {
     // Keyset pages of 1000: any number of events without holding them all.
     let lastTime = Number.NEGATIVE_INFINITY;
@@ -49,10 +64,14 @@ export function eventsTable(context: AppContext, run: AnalysisRow): Table {
           viewerEmail: viewers.email,
           viewerFirst: viewers.firstName,
           viewerLast: viewers.lastName,
+          acceptorEmail: acceptors.email,
+          acceptorFirst: acceptors.firstName,
+          acceptorLast: acceptors.lastName,
         })
         .from(analysisEvents)
         .leftJoin(reviewers, eq(reviewers.id, analysisEvents.reviewedById))
         .leftJoin(viewers, eq(viewers.id, analysisEvents.lastViewedById))
+        .leftJoin(acceptors, eq(acceptors.id, analysisEvents.suggestionAcceptedById))
         .where(
           and(
             eq(analysisEvents.analysisUuid, run.analysisUuid),
@@ -61,11 +80,22 @@ export function eventsTable(context: AppContext, run: AnalysisRow): Table {
         )
         .orderBy(asc(analysisEvents.time), asc(analysisEvents.id))
         .limit(1000);
-      for (const { event, email, firstName, lastName, viewerEmail, viewerFirst, viewerLast } of page) {
-        const reviewer =
-          event.reviewedAt && email !== null
-            ? displayName({ email, firstName: firstName ?? '', lastName: lastName ?? '' })
+      const votes = suggestions
+        ? await votesOf(
+            context,
+            run.analysisUuid,
+            suggestions.modelUuid,
+            page.map((row) => row.event.id),
+          )
+        : null;
+      for (const row of page) {
+        const { event } = row;
+        const reviewer = event.reviewedAt ? nameOf(row.email, row.firstName, row.lastName) : null;
+        const offered =
+          suggestions && votes && !event.reviewedAt && !event.suggestionAcceptedAt
+            ? suggestionFor(suggestions, votes.get(event.id))
             : null;
+        const accepted = event.suggestionAcceptedAt !== null;
         yield [
           event.id,
           exportSeconds(event.time),
@@ -75,10 +105,15 @@ export function eventsTable(context: AppContext, run: AnalysisRow): Table {
           event.discarded,
           reviewer,
           event.reviewedAt?.toISOString() ?? null,
-          viewerEmail === null
-            ? null
-            : displayName({ email: viewerEmail, firstName: viewerFirst ?? '', lastName: viewerLast ?? '' }),
+          nameOf(row.viewerEmail, row.viewerFirst, row.viewerLast),
           event.lastViewedAt?.toISOString() ?? null,
+          accepted ? event.suggestionDiscard : (offered?.discard ?? null),
+          accepted ? event.suggestionLabel : (offered?.label ?? null),
+          accepted ? event.suggestionConfidence : (offered?.confidence ?? null),
+          accepted ? event.suggestionModelVersion : (offered?.model_version ?? null),
+          accepted ? nameOf(row.acceptorEmail, row.acceptorFirst, row.acceptorLast) : null,
+          event.suggestionAcceptedAt?.toISOString() ?? null,
+          accepted ? event.suggestionInBulk : null,
         ];
       }
       const last = page.at(-1)?.event;

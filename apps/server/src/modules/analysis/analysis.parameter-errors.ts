@@ -2,7 +2,12 @@ import type { z } from 'zod';
 import { badRequest, type HttpError } from '../../lib/errors.js';
 
 /** The items of a parameter list that messages name by their number ("ROI 2: …"). */
-const NUMBERED_ITEMS: Record<string, string> = { rois: 'ROI', zones: 'Zone', exclusions: 'Exclusion region' };
+const NUMBERED_ITEMS: Record<string, string> = {
+  rois: 'ROI',
+  zones: 'Zone',
+  exclusions: 'Exclusion region',
+  parts: 'Part',
+};
 
 /** zod issues of `parameters` → the spec's field errors, named `parameters.<field>`. */
 export function parameterErrors(error: z.ZodError): HttpError {

@@ -11,12 +11,14 @@ import { badRequest, notFound } from '../../lib/errors.js';
 import { exportPercent, exportRate } from '../../lib/export-numbers.js';
 import { toPage } from '../../lib/pagination.js';
 import { downloadUrl } from '../files/file-urls.js';
+import { suggestionSource } from '../suggestions/suggestions.cache.js';
 import { displayName } from '../users/user.serializer.js';
 import type { VideoRow } from '../videos/video.lookup.js';
 import { type EventGroup, eventCounts, eventGroupsSql } from './analysis.counts.js';
 import { countDefinitionsTable, eventsTable, runCountsTable, seriesTable } from './analysis.exports.js';
 import type { AnalysisRow } from './analysis.runs.js';
 import type { analysisListQuery, analysisSchema } from './analysis.schemas.js';
+import { presentSourceSeries, sourceSeriesSql } from './analysis.source-series.js';
 import { locationSeriesTable } from './location.export.js';
 
 /** A run of this video by id, or 404. */
@@ -70,8 +72,12 @@ export async function runTables(
       : table === 'series'
         ? [await seriesTable(context, run)]
         : format === 'xlsx'
-          ? [eventsTable(context, run), await runCountsTable(context, run), countDefinitionsTable()]
-          : [eventsTable(context, run)];
+          ? [
+              eventsTable(context, run, await suggestionSource(context, run)),
+              await runCountsTable(context, run),
+              countDefinitionsTable(),
+            ]
+          : [eventsTable(context, run, await suggestionSource(context, run))];
   return { tables, nameParts: [scope.subject.name, scope.video.name, runNamePart(run), table] };
 }
 
@@ -102,6 +108,7 @@ const listColumns = {
     number | null
   >`case when ${analyses.status} = 'succeeded' then (select count(*)::int from analysis_events e where e.analysis_uuid = "analyses"."analysis_uuid") end`,
   eventGroups: sql<EventGroup[] | string | null>`case when ${analyses.status} = 'succeeded' then ${eventGroupsSql} end`,
+  sourceSeries: sourceSeriesSql,
 };
 
 type ListRow = {
@@ -114,6 +121,7 @@ type ListRow = {
   creatorLast: string | null;
   eventCount: number | null;
   eventGroups: EventGroup[] | string | null;
+  sourceSeries: Parameters<typeof presentSourceSeries>[0];
 };
 
 /** The stored summary with its rate and percentages as precise as they are (the exports' rounding). */
@@ -140,6 +148,9 @@ function serialize(row: ListRow): AnalysisResponse {
     kind: run.kind,
     parameters: run.parameters as Record<string, unknown>,
     source_analysis_uuid: run.sourceAnalysisUuid,
+    source_series: presentSourceSeries(row.sourceSeries),
+    protocol_uuid: run.protocolUuid,
+    protocol_version: run.protocolVersion,
     status: run.status,
     progress: run.progress,
     error: run.error,
@@ -212,6 +223,7 @@ export async function listAnalyses(
   for (const [value, column, field] of [
     [query.subject, analyses.subjectUuid, 'subject'],
     [query.video, analyses.videoUuid, 'video'],
+    [query.protocol, analyses.protocolUuid, 'protocol'],
   ] as const) {
     if (value === undefined) continue;
     if (!isUuid(value)) throw badRequest({ [field]: ['Must be a valid UUID.'] });

@@ -6,8 +6,19 @@ import { errorSchema, noContent, projectErrorResponses } from '../../lib/openapi
 import { pageSchema } from '../../lib/pagination.js';
 import { projectScope, videoScope } from '../../lib/project-scope.js';
 import { sendTables } from '../../lib/table-reply.js';
+import { suggestionSource } from '../suggestions/suggestions.cache.js';
 import * as trash from '../trash/trash.service.js';
+import { createAnalysis } from './analysis.create.js';
 import * as events from './analysis.events.js';
+import {
+  eventsResponse,
+  retrieveEventsQuery,
+  reviewPositionBody,
+  reviewPositionSchema,
+  runSelectorQuery,
+  updateEventsBody,
+  updateEventsResponse,
+} from './analysis.events.schemas.js';
 import { projectSummaryTables } from './analysis.exports.js';
 import * as read from './analysis.read.js';
 import {
@@ -17,19 +28,13 @@ import {
   analysisVideoParams,
   createAnalysisBody,
   createdAnalysisSchema,
-  eventsResponse,
   exportQuery,
   previewBody,
   previewResponse,
   projectAnalysisParams,
-  reviewPositionBody,
-  reviewPositionSchema,
-  runSelectorQuery,
   seriesQuery,
   summaryExportQuery,
   timeseriesUrlResponse,
-  updateEventsBody,
-  updateEventsResponse,
 } from './analysis.schemas.js';
 import * as service from './analysis.service.js';
 import { locationFigure } from './location.figure.js';
@@ -52,9 +57,10 @@ export default async function analysisRoutes(app: FastifyInstance) {
       config: { access: 'member', work: 'process' },
       schema: {
         tags,
-        summary: 'Start an analysis run (movement_detection, or event_detection on an earlier run)',
+        summary:
+          'Start an analysis run (movement_detection, location_tracking, pose_series from a pose set, or event_detection on an earlier run)',
         description:
-          'Body `{kind, parameters, source_analysis_uuid}`. Unknown or out-of-range parameters are 400 with one message per field (`parameters.threshold`…); every default is filled in and kept with the run. Re-run = create again with the same or edited parameters.',
+          'Body `{kind, parameters, source_analysis_uuid}`. Unknown or out-of-range parameters are 400 with one message per field (`parameters.threshold`…); every default is filled in and kept with the run. Re-run = create again with the same or edited parameters. `pose_series` (ADR 032, 037): `{pose_uuid, measure: speed|distance|angle, individual?, parts, likelihood_cutoff = 0.6, max_gap_frames = 5, scale?}` — a series per video frame that event_detection reads; each entry of `parts` is a body part of `individual` (a name) or `{individual, part}`, so one measure can take parts of different individuals.',
         params: analysisVideoParams,
         body: createAnalysisBody,
         response: { 201: createdAnalysisSchema, ...projectErrorResponses },
@@ -62,7 +68,7 @@ export default async function analysisRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const { user, video } = videoScope(request);
-      const { analysisUuid, notices } = await service.createAnalysis(ctx, video, user.id, request.body);
+      const { analysisUuid, notices } = await createAnalysis(ctx, video, user.id, request.body);
       return reply.status(201).send({ ...(await read.getAnalysis(ctx, video, analysisUuid)), notices });
     },
   );
@@ -118,14 +124,17 @@ export default async function analysisRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: "A run's events (`?analysis_uuid=`; the video's latest succeeded run when absent)",
+        description:
+          "Each event nobody decided on carries `suggestion` from the newest model of the run's project, kind and protocol (ADR 038), where the suggested classes' held-out precision reaches `min_precision` (default 0.9) with at least 30 examples; null elsewhere. A run's suggestions are computed once per model version (in a worker thread) and kept.",
         params: analysisVideoParams,
-        querystring: runSelectorQuery,
+        querystring: retrieveEventsQuery,
         response: { 200: eventsResponse, ...projectErrorResponses },
       },
     },
     async (request) => {
       const { video } = videoScope(request);
-      return events.readEvents(ctx, await read.selectRun(ctx, video, request.query.analysis_uuid));
+      const run = await read.selectRun(ctx, video, request.query.analysis_uuid);
+      return events.readEvents(ctx, run, undefined, await suggestionSource(ctx, run, request.query.min_precision));
     },
   );
 
@@ -136,9 +145,10 @@ export default async function analysisRoutes(app: FastifyInstance) {
       config: { access: 'member' },
       schema: {
         tags,
-        summary: "Change a run's events atomically: move, add, discard, restore, flag, unflag, label, delete, review",
+        summary:
+          "Change a run's events atomically: move, add, discard, restore, flag, unflag, label, delete, review, accept suggestions",
         description:
-          'Body `{analysis_uuid, version, changes, answer}`. All changes apply or none, and each marks its event reviewed by the caller. A `version` other than the current one is 409 with `version` (the current one): reload, then apply again. A call of `review` changes only records the marks whatever the version and does not bump it. `answer: "changed"` answers only the events the call touched; `added_ids` are the ids of added events.',
+          'Body `{analysis_uuid, version, changes, answer}`. All changes apply or none, and each marks its event reviewed by the caller. A `version` other than the current one is 409 with `version` (the current one): reload, then apply again. A call of `review` changes only records the marks whatever the version and does not bump it. `answer: "changed"` answers only the events the call touched; `added_ids` are the ids of added events. `{action: "accept_suggestion", id, model_version?, min_precision?}` accepts one event\'s suggestion (a decision of the caller: marked reviewed); `{action: "accept_suggestions", min_confidence, model_version, min_precision?}` accepts every suggestion of the run with at least that confidence ("accept all ≥ p": nobody looked, so not marked reviewed); `accepted` says how many were accepted (ADR 038).',
         params: analysisVideoParams,
         body: updateEventsBody,
         response: {

@@ -90,9 +90,23 @@ export type EventDetectionParameterValues = z.output<typeof eventDetectionParame
 
 export const createAnalysisBody = z.object({
   // location_tracking parameters: location.schemas.ts (`algorithm`, its settings, zones, exclusions, scale…).
-  kind: z.enum(analysisKinds, { error: `kind must be one of: ${analysisKinds.join(', ')}.` }),
-  parameters: z.record(z.string(), z.unknown()).default({}),
+  kind: z
+    .enum(analysisKinds, { error: `kind must be one of: ${analysisKinds.join(', ')}.` })
+    .optional()
+    .meta({ description: "Required without protocol_uuid; with it, the protocol's kind (must match when given)" }),
+  parameters: z.record(z.string(), z.unknown()).default({}).meta({
+    description: "With protocol_uuid: overrides of the protocol's parameters, key by key (a list is replaced whole)",
+  }),
   source_analysis_uuid: z.string().optional(),
+  protocol_uuid: z
+    .string()
+    .optional()
+    .meta({ description: 'Make the run from this protocol of the project (ADR 031)' }),
+  protocol_version: z
+    .int({ error: 'protocol_version must be a whole number.' })
+    .min(1, 'protocol_version must be 1 or more.')
+    .optional()
+    .meta({ description: "The protocol's version to use; its current version when left out" }),
 });
 
 export const previewBody = z.object({
@@ -172,6 +186,17 @@ export const analysisSummarySchema = z
     freezing: freezingSchema,
     frames_per_second: z.number().nullable().meta({ description: 'Analysis speed: frames processed per second' }),
     location: locationSummarySchema.optional().meta({ description: 'Location tracking runs only' }),
+    pose_series: z
+      .object({
+        pose_name: z.string().meta({ description: 'The pose set the series was derived from, as it was named then' }),
+        unit: z.string().meta({ description: 'px/s (speed), px (distance) or degrees (angle)' }),
+        missing_points: z.int().meta({
+          description: "Points of the measure's body parts missing before interpolation (absent or below the cutoff)",
+        }),
+        interpolated_points: z.int().meta({ description: 'Of those, the points filled by linear interpolation' }),
+      })
+      .optional()
+      .meta({ description: 'Pose-derived series only (ADR 032)' }),
   })
   .nullable();
 
@@ -205,6 +230,31 @@ export const analysisSchema = z.object({
   kind: z.enum(analysisKinds),
   parameters: z.record(z.string(), z.unknown()),
   source_analysis_uuid: z.string().nullable(),
+  source_series: z
+    .object({
+      analysis_uuid: z.string().meta({ description: 'The run that made the values' }),
+      kind: z.enum(analysisKinds),
+      pose: z
+        .object({
+          measure: z.string().meta({ description: 'speed, distance or angle' }),
+          parts: z
+            .array(z.object({ individual: z.string(), part: z.string() }))
+            .meta({ description: "The measure's body parts in order, each with its individual" }),
+          unit: z.string().meta({ description: "px/s, px, degrees, or the scale's unit (cm/s, cm…)" }),
+        })
+        .nullable()
+        .meta({ description: 'A pose-derived series: what it measures (null for any other kind)' }),
+    })
+    .nullable()
+    .meta({
+      description:
+        "What the series of a run with a source is (an event detection reads its source's series; a detection on a detection, the first run up the chain that is not one): null without a source or when that run is gone (ADR 037)",
+    }),
+  protocol_uuid: z
+    .string()
+    .nullable()
+    .meta({ description: 'The protocol the run was made from, as recorded (kept when the protocol is deleted)' }),
+  protocol_version: z.int().nullable().meta({ description: "The protocol's version the run used" }),
   status: z.enum(analysisStatuses),
   progress: z.number(),
   error: z.string().nullable(),
@@ -230,84 +280,14 @@ export const analysisListQuery = z.object({
   status: z.enum(analysisStatuses).optional(),
   subject: z.string().optional(),
   video: z.string().optional(),
+  protocol: z
+    .string()
+    .optional()
+    .meta({ description: 'Only runs made from this protocol (any version; deleted protocols too)' }),
   has_events: z
     .enum(['true', 'false'], { error: 'Must be true or false.' })
     .optional()
     .meta({ description: 'Only runs that found at least one event (true) or none (false)' }),
-});
-
-export const runSelectorQuery = z.object({ analysis_uuid: z.string().optional() });
-
-export const eventSchema = z.object({
-  id: z.int(),
-  time: z.number(),
-  original_time: z.number().nullable(),
-  label: z.string().nullable(),
-  flagged: z.boolean(),
-  discarded: z.boolean(),
-  updated_by: userSummarySchema.nullable(),
-  updated_at: z.string().nullable(),
-  reviewed_by: userSummarySchema.nullable().meta({
-    description:
-      'Who decided on the event first in Quick Score (its first change, or the first step past it), never rewritten by a later look',
-  }),
-  reviewed_at: z.string().nullable().meta({ description: 'When that first decision was made' }),
-  last_viewed_by: userSummarySchema.nullable().meta({
-    description: 'Who last looked at the event in Quick Score (stepped past it or changed it)',
-  }),
-  last_viewed_at: z.string().nullable(),
-  resolved_by: userSummarySchema.nullable().meta({
-    description: 'Who settled a difference between scorers on this event in the consensus (ADR 014)',
-  }),
-  resolved_at: z.string().nullable(),
-});
-
-export const eventsResponse = z.object({
-  analysis_uuid: z.string(),
-  version: z.int(),
-  events: z.array(eventSchema),
-});
-
-const eventId = z.int({ error: 'id must be an event id.' });
-const label = z.string().trim().max(100, 'A label has at most 100 characters.').nullable();
-export const eventChangeSchema = z.discriminatedUnion(
-  'action',
-  [
-    z.object({ action: z.literal('move'), id: eventId, time: z.number() }),
-    z.object({
-      action: z.literal('add'),
-      time: z.number(),
-      label: label.optional(),
-      flagged: z.boolean().optional(),
-    }),
-    z.object({ action: z.enum(['discard', 'restore', 'flag', 'unflag', 'delete', 'review']), id: eventId }),
-    z.object({ action: z.literal('label'), id: eventId, label }),
-  ],
-  { error: 'Each change needs an action: move, add, discard, restore, flag, unflag, label, delete or review.' },
-);
-export type EventChange = z.output<typeof eventChangeSchema>;
-
-export const updateEventsBody = z.object({
-  analysis_uuid: z.string().optional(),
-  version: z.int({ error: 'version is required: the version of the events you changed.' }),
-  changes: z.array(eventChangeSchema).min(1, 'Give at least one change.').max(10_000, 'At most 10000 changes at once.'),
-  answer: z
-    .enum(['all', 'changed'], { error: 'answer must be "all" or "changed".' })
-    .default('all')
-    .meta({ description: '"changed": answer only the events this call touched (a long run answers quickly)' }),
-});
-
-export const updateEventsResponse = eventsResponse.extend({
-  added_ids: z.array(z.int()).meta({ description: 'The ids given to the added events, in the order of their changes' }),
-});
-
-export const reviewPositionSchema = z.object({
-  analysis_uuid: z.string(),
-  event_id: z.int().nullable().meta({ description: 'The event the caller was on; null before the first visit' }),
-  updated_at: z.string().nullable(),
-});
-export const reviewPositionBody = z.object({
-  event_id: z.int({ error: 'event_id must be an event id.' }),
 });
 
 export const timeseriesUrlResponse = z.object({ url: z.string(), expires_at: z.string() });

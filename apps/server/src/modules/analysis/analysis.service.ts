@@ -9,44 +9,36 @@ import type { z } from 'zod';
 import { DecodeErrorReport, FILE_START } from '../../adapters/media/clean-start.js';
 import type { AppContext } from '../../context.js';
 import { analyses } from '../../db/schema.js';
-import { readFromFrame } from '../../jobs/pieces.js';
 import { badRequest, conflict, payloadTooLarge, unsupportedMediaType } from '../../lib/errors.js';
 import { analysisKeys, jobWorkDir } from '../../lib/storage-keys.js';
 import { clipTimeRanges } from '../../lib/time-ranges.js';
 import { APP_VERSION } from '../../version.js';
 import { subjectOfVideoNow, type VideoRow } from '../videos/video.lookup.js';
-import { abortLocalRun, openMediaInput, withMediaInput } from './analysis.media-input.js';
+import { abortLocalRun, openMediaInput } from './analysis.media-input.js';
 import { parameterErrors } from './analysis.parameter-errors.js';
 import { findRunOfVideo, getAnalysis } from './analysis.read.js';
 import { completeRun } from './analysis.results.js';
-import { analysisDetectJob, type RunSource, segmentPieces } from './analysis.runs.js';
-import {
-  type createAnalysisBody,
-  eventDetectionParameters,
-  freezingOf,
-  movementParameters,
-  type previewBody,
-} from './analysis.schemas.js';
+import { segmentPieces } from './analysis.runs.js';
+import { eventDetectionParameters, freezingOf, movementParameters, type previewBody } from './analysis.schemas.js';
 import { basicSource, probeSource, requireAnalysable, requireDecodable } from './analysis.source.js';
-import { cleanStartsFor, plannedSegments } from './clean-starts.js';
-import { maxLeadFrames, withCleanStarts } from './engine/plan.js';
+import { cleanStartsFor } from './clean-starts.js';
 import { runTask } from './engine/worker-client.js';
 import { locationPreview } from './location.preview.js';
-import { checkLocationParameters } from './location.reference.js';
-import { locationPieces, locationReferenceJob } from './location.runs.js';
+import { locationPieces } from './location.runs.js';
 
 /**
  * Bumped whenever a change to the algorithms could change a result; stored with every run. intensity-change 2
  * (2026-11-23) counts exactly as OpenCV does: the 3×3 mean rounded to 8 bits with reflected borders (ADR 006);
- * version 1 compared unrounded sums with replicated borders and counted a few percent more.
+ * version 1 compared unrounded sums with replicated borders and counted a few percent more. pose-series 1
+ * (2026-11-27): the speed, distance and angle of ADR 032.
  */
-export const ALGORITHM_VERSION = 'intensity-change 2, event-detection 1';
+export const ALGORITHM_VERSION = 'intensity-change 2, event-detection 1, pose-series 1';
 
-async function softwareVersion(context: AppContext): Promise<string> {
+export async function softwareVersion(context: AppContext): Promise<string> {
   return `app ${APP_VERSION}; ${ALGORITHM_VERSION}; ffmpeg ${await context.media.version()}`;
 }
 
-function parseMovementParameters(raw: unknown, video: VideoRow) {
+export function parseMovementParameters(raw: unknown, video: VideoRow) {
   const parsed = movementParameters.safeParse(raw);
   if (!parsed.success) throw parameterErrors(parsed.error);
   const width = video.width ?? 0;
@@ -62,122 +54,10 @@ function parseMovementParameters(raw: unknown, video: VideoRow) {
   return { parameters: { ...parsed.data, bypass_ranges: bypass.ranges }, notices: bypass.notices };
 }
 
-function parseEventParameters(raw: unknown) {
+export function parseEventParameters(raw: unknown) {
   const parsed = eventDetectionParameters.safeParse(raw);
   if (!parsed.success) throw parameterErrors(parsed.error);
   return parsed.data;
-}
-
-export async function createAnalysis(
-  context: AppContext,
-  video: VideoRow,
-  userId: number,
-  body: z.output<typeof createAnalysisBody>,
-): Promise<{ analysisUuid: string; notices: string[] }> {
-  requireAnalysable(video);
-  const base = {
-    projectUuid: video.projectUuid,
-    subjectUuid: subjectOfVideoNow(video.videoUuid),
-    videoUuid: video.videoUuid,
-    createdById: userId,
-    softwareVersion: await softwareVersion(context),
-  };
-  if (body.kind === 'timeseries_import') {
-    throw badRequest({ kind: ['A time series import needs its file: upload it with import_timeseries/.'] });
-  }
-  if (body.kind === 'event_detection') {
-    if (!body.source_analysis_uuid) {
-      throw badRequest({ source_analysis_uuid: ['Name the run whose time series the detection reads.'] });
-    }
-    const source = await findRunOfVideo(context, video, body.source_analysis_uuid).catch(() => undefined);
-    if (!source) throw badRequest({ source_analysis_uuid: ['No run of this video has that id.'] });
-    if (source.kind === 'location_tracking') {
-      throw badRequest({
-        source_analysis_uuid: ['That run tracks location; event detection reads a movement or imported series.'],
-      });
-    }
-    if (source.status !== 'succeeded' || !source.seriesKey) {
-      throw badRequest({ source_analysis_uuid: ['That run has no time series yet: pick a run that has succeeded.'] });
-    }
-    const parameters = parseEventParameters(body.parameters);
-    const [run] = await context.db
-      .insert(analyses)
-      .values({
-        ...base,
-        kind: 'event_detection',
-        parameters,
-        sourceAnalysisUuid: source.analysisUuid,
-        source: basicSource(video),
-      })
-      .returning();
-    await sendOrFail(context, run!.analysisUuid, () =>
-      context.jobs.send(analysisDetectJob, { analysisUuid: run!.analysisUuid }),
-    );
-    return { analysisUuid: run!.analysisUuid, notices: [] };
-  }
-  requireDecodable(video);
-  const { parameters, notices } =
-    body.kind === 'location_tracking'
-      ? await checkLocationParameters(context, video, body.parameters)
-      : parseMovementParameters(body.parameters, video);
-  const pieces = body.kind === 'location_tracking' ? locationPieces : segmentPieces;
-  const probed = await probeSource(context, video);
-  const planned = plannedSegments(context, probed.frameCount, probed.fps);
-  // Each cut decodes from a proven clean start (read once per video, cached); a cut without one is dropped.
-  // The start must give the frame before the cut (withCleanStarts), which a chained piece never reads.
-  const starts =
-    planned.length > 1
-      ? await withMediaInput(context, { originalKey: probed.originalKey, container: video.container }, (input) =>
-          cleanStartsFor(
-            context,
-            video,
-            input,
-            probed.fps,
-            planned.map((segment) =>
-              Math.min(segment.startFrame - 1, readFromFrame(pieces.kind.handOff, segment.startFrame)),
-            ),
-          ),
-        )
-      : [];
-  const segments = withCleanStarts(planned, starts, maxLeadFrames(probed.fps, planned[0]?.endFrame ?? 0));
-  const source: RunSource = { ...probed, segmentStarts: segments.map((segment) => segment.start) };
-  const analysisUuid = await context.db.transaction(async (tx) => {
-    const [run] = await tx
-      .insert(analyses)
-      .values({ ...base, kind: body.kind, parameters, source })
-      .returning({ analysisUuid: analyses.analysisUuid });
-    await pieces.plan(
-      tx,
-      run!.analysisUuid,
-      segments.map((segment) => ({
-        analysisUuid: run!.analysisUuid,
-        index: segment.index,
-        startFrame: segment.startFrame,
-        endFrame: segment.endFrame,
-      })),
-    );
-    return run!.analysisUuid;
-  });
-  // A location run computes its reference first; that job queues the pieces (ADR 027).
-  await sendOrFail(context, analysisUuid, () =>
-    body.kind === 'location_tracking'
-      ? context.jobs.send(locationReferenceJob, { analysisUuid }).then(() => undefined)
-      : pieces.queue(context, analysisUuid),
-  );
-  return { analysisUuid, notices };
-}
-
-/** A run whose jobs cannot be queued fails visibly instead of waiting forever. */
-async function sendOrFail<T>(context: AppContext, analysisUuid: string, send: () => Promise<T>): Promise<T> {
-  try {
-    return await send();
-  } catch (error) {
-    await context.db
-      .update(analyses)
-      .set({ status: 'failed', error: 'The run could not be queued. Try again.', finishedAt: new Date() })
-      .where(eq(analyses.analysisUuid, analysisUuid));
-    throw error;
-  }
 }
 
 export async function revokeAnalysis(context: AppContext, video: VideoRow, analysisUuid: string) {

@@ -5,7 +5,8 @@
 import type { CleanStart } from '../../adapters/media/clean-start.js';
 import type { MediaInput } from '../../adapters/media/input-policy.js';
 import type { AppContext } from '../../context.js';
-import { loadPacketIndex, storeProofs } from '../videos/video.packet-index.js';
+import { loadPacketIndex, type StoredPacketIndex, storeProofs } from '../videos/video.packet-index.js';
+import { LOCATION_WARM_UP_FRAMES } from './engine/location/reconcile.js';
 import { planSegments, type Segment } from './engine/plan.js';
 
 /**
@@ -19,18 +20,29 @@ export async function cleanStartsFor(
   fps: number,
   leads: readonly number[],
   signal?: AbortSignal,
+  /** The video's index, already read (a batch reads all its videos' at once). */
+  preloaded?: StoredPacketIndex,
 ): Promise<(CleanStart | null)[]> {
-  const stored = await loadPacketIndex(context, video.videoUuid, input, signal);
+  const stored = preloaded ?? (await loadPacketIndex(context, video.videoUuid, input, signal));
   const starts = await context.media.cleanStarts(input, stored.index, leads, { proofs: stored.proofs, fps, signal });
   await storeProofs(context, video.videoUuid, stored);
   return starts;
 }
 
-/** How a run of `frameCount` frames is cut with this server's settings (before clean starts are applied). */
-export function plannedSegments(context: AppContext, frameCount: number, fps: number): Segment[] {
+/**
+ * How a run of `frameCount` frames is cut with this server's settings (before clean starts are applied): into as
+ * many pieces as there are workers (`parallelism`, by default ANALYSIS_WORKERS), none longer than
+ * ANALYSIS_SEGMENT_SECONDS.
+ */
+export function plannedSegments(
+  context: AppContext,
+  frameCount: number,
+  fps: number,
+  parallelism = context.config.analysisWorkers,
+): Segment[] {
   const segmentFrames = Math.max(1, Math.round(context.config.analysisSegmentSeconds * fps));
   return planSegments(frameCount, {
-    parallelism: context.config.analysisWorkers,
+    parallelism,
     maxSegmentFrames: segmentFrames,
     minSegmentFrames: Math.min(300, segmentFrames),
   });
@@ -49,7 +61,10 @@ export async function prepareCleanStarts(
   signal?: AbortSignal,
 ): Promise<void> {
   const planned = plannedSegments(context, facts.frameCount, facts.fps);
-  const leads = planned.slice(1).map((segment) => segment.startFrame - 1);
+  // Movement pieces read from the frame before their first; location pieces from their warm-up's first frame.
+  const leads = planned
+    .slice(1)
+    .flatMap((segment) => [segment.startFrame - 1, Math.max(0, segment.startFrame - LOCATION_WARM_UP_FRAMES)]);
   // One segment: nothing to prove (a later run with other settings proves its own starts).
   if (leads.length === 0) return;
   await cleanStartsFor(context, video, input, facts.fps, leads, signal);

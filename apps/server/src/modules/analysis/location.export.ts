@@ -13,8 +13,8 @@ import type { AnalysisRow, RunSource } from './analysis.runs.js';
 import { polygonsMask } from './engine/location/polygon-mask.js';
 import { insideMask, unitsPerPixel } from './engine/location/summary.js';
 import { formatTime } from './engine/series-csv.js';
-import { readTrack } from './location.runs.js';
 import { type LocationParameters, SCALE_UNITS } from './location.schemas.js';
+import { readTrack } from './location.tracking.js';
 
 export async function locationSeriesTable(context: AppContext, run: AnalysisRow): Promise<Table> {
   const source = run.source as RunSource;
@@ -63,42 +63,54 @@ export async function locationSeriesTable(context: AppContext, run: AnalysisRow)
 /** Per zone, after `zone_<name>_` in the project summary's header: the summary's zone figures. */
 export const ZONE_FIGURES = ['time_s', 'percent', 'entries', 'latency_s', 'distance_px'] as const;
 
-/** What the project summary reads of a location run's stored summary (location.schemas.ts). */
-interface StoredLocation {
+/** A zone's figures in a location run's stored summary (location.schemas.ts). */
+export interface StoredZone {
+  name: string;
+  time_s: number;
+  percent: number | null;
+  entries: number;
+  latency_s: number | null;
+  distance_px: number;
+}
+
+/** What the exports read of a location run's stored summary (location.schemas.ts). */
+export interface StoredLocation {
   frames_tracked: number;
   tracked_s: number;
   distance_px: number;
   distance: number | null;
   unit: string | null;
   mean_speed: number | null;
-  zones: {
-    name: string;
-    time_s: number;
-    percent: number | null;
-    entries: number;
-    latency_s: number | null;
+  zones: StoredZone[];
+  bins?: {
+    start_s: number;
+    end_s: number;
+    frames_tracked: number;
     distance_px: number;
+    distance: number | null;
+    zones: StoredZone[];
   }[];
 }
 
+/** A zone's five figures as the exports write them (ZONE_FIGURES' order); `framesTracked` sets the % precision. */
+export function zoneCells(zone: StoredZone | undefined, framesTracked: number): Cell[] {
+  if (!zone) return ZONE_FIGURES.map(() => null);
+  return [
+    exportSeconds(zone.time_s),
+    exportPercent(zone.percent, framesTracked),
+    zone.entries,
+    exportSeconds(zone.latency_s),
+    zone.distance_px,
+  ];
+}
+
 /**
- * The project summary's location columns: distance in pixels and in each unit the project's location runs were
- * scaled to, the mean speed likewise, and the five zone figures of every zone name the runs have. Empty cells for
- * any other run (a movement run keeps its columns as they were) and for a unit or zone a run does not have.
+ * The location columns of a table holding runs scaled in `units` with zones named `zones`: distance in pixels and
+ * in each unit, the mean speed likewise, and the five zone figures of every zone. Empty cells for any other run and
+ * for a unit or zone a run does not have. The one definition of these columns: the project summary and the batches'
+ * results tables (modules/batches) both use it.
  */
-export async function locationSummaryColumns(context: AppContext, projectUuid: string) {
-  const found = await context.db.execute(sql`
-    select distinct ${analyses.summary} -> 'location' ->> 'unit' as unit, zone ->> 'name' as zone
-    from ${analyses}
-    left join lateral jsonb_array_elements(coalesce(${analyses.summary} -> 'location' -> 'zones', '[]'::jsonb)) as zone
-      on true
-    where ${analyses.projectUuid} = ${projectUuid} and ${analyses.kind} = 'location_tracking'
-      and ${analyses.status} = 'succeeded'`);
-  const { rows } = found as unknown as { rows: { unit: string | null; zone: string | null }[] };
-  const units = SCALE_UNITS.filter((unit) => rows.some((row) => row.unit === unit));
-  const zones = [...new Set(rows.map((row) => row.zone).filter((zone): zone is string => zone !== null))].sort((a, b) =>
-    a.localeCompare(b),
-  );
+export function locationColumns(units: readonly string[], zones: readonly string[]) {
   const columns = [
     'distance_px',
     ...units.map((unit) => `distance_${unit}`),
@@ -119,20 +131,31 @@ export async function locationSummaryColumns(context: AppContext, projectUuid: s
       ...units.map((unit) => (location.unit === unit ? location.distance : null)),
       speedPx,
       ...units.map((unit) => (location.unit === unit ? location.mean_speed : null)),
-      ...zones.flatMap((name) => {
-        const zone = byName.get(name);
-        if (!zone) return ZONE_FIGURES.map(() => null);
-        return [
-          exportSeconds(zone.time_s),
-          exportPercent(zone.percent, location.frames_tracked),
-          zone.entries,
-          exportSeconds(zone.latency_s),
-          zone.distance_px,
-        ];
-      }),
+      ...zones.flatMap((name) => zoneCells(byName.get(name), location.frames_tracked)),
     ];
   };
   return { columns, cells, empty };
+}
+
+/**
+ * The project summary's location columns: distance in pixels and in each unit the project's location runs were
+ * scaled to, the mean speed likewise, and the five zone figures of every zone name the runs have. Empty cells for
+ * any other run (a movement run keeps its columns as they were) and for a unit or zone a run does not have.
+ */
+export async function locationSummaryColumns(context: AppContext, projectUuid: string) {
+  const found = await context.db.execute(sql`
+    select distinct ${analyses.summary} -> 'location' ->> 'unit' as unit, zone ->> 'name' as zone
+    from ${analyses}
+    left join lateral jsonb_array_elements(coalesce(${analyses.summary} -> 'location' -> 'zones', '[]'::jsonb)) as zone
+      on true
+    where ${analyses.projectUuid} = ${projectUuid} and ${analyses.kind} = 'location_tracking'
+      and ${analyses.status} = 'succeeded'`);
+  const { rows } = found as unknown as { rows: { unit: string | null; zone: string | null }[] };
+  const units = SCALE_UNITS.filter((unit) => rows.some((row) => row.unit === unit));
+  const zones = [...new Set(rows.map((row) => row.zone).filter((zone): zone is string => zone !== null))].sort((a, b) =>
+    a.localeCompare(b),
+  );
+  return locationColumns(units, zones);
 }
 
 /** The location columns' meanings, for the project summary's definitions sheet. */

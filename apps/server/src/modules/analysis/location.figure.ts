@@ -1,7 +1,8 @@
 /**
  * A location-tracking run's figures as downloads (issue 22, ADR 025): the track or the heat map over the run's
- * reference picture, as PNG or SVG, drawn in a worker thread (a long run's figure takes longer than the event
- * loop may wait) from the stored positions and the reference stored beside them.
+ * reference picture (a pose-sourced run's: the video's first frame, ADR 037), as PNG or SVG, drawn in a worker thread
+ * (a long run's figure takes longer than the event loop may wait) from the stored positions and the picture stored
+ * beside them.
  */
 import type { AppContext } from '../../context.js';
 import { downloadFileName, runNamePart } from '../../lib/download-names.js';
@@ -12,8 +13,8 @@ import { findRunOfVideo } from './analysis.read.js';
 import type { RunSource } from './analysis.runs.js';
 import type { FigureFormat, FigureName } from './engine/location/figure.js';
 import { runTask } from './engine/worker-client.js';
-import { readTrack } from './location.runs.js';
 import type { LocationParameters } from './location.schemas.js';
+import { readTrack } from './location.tracking.js';
 
 export const FIGURE_CONTENT_TYPES: Record<FigureFormat, string> = {
   png: 'image/png',
@@ -22,7 +23,10 @@ export const FIGURE_CONTENT_TYPES: Record<FigureFormat, string> = {
 
 const FIGURE_TITLES: Record<FigureName, string> = { track: 'Track', heatmap: 'Occupancy heat map' };
 
-/** The run's reference picture, or null when none was kept (the figure is then drawn on white). */
+/**
+ * The run's picture — a tracked run's reference, a pose-sourced run's first frame (ADR 037) — or null when none was
+ * kept (a pose-sourced run made before ADR 037, or whose video could not be decoded): the figure is then on white.
+ */
 async function readReference(context: AppContext, key: string): Promise<Float32Array | null> {
   if (!(await context.storage.stat(key))) return null;
   const chunks: Buffer[] = [];

@@ -11,8 +11,9 @@ import type { VideoRow } from '../videos/video.lookup.js';
 import { findRunOfVideo } from './analysis.read.js';
 import type { RunSource } from './analysis.runs.js';
 import { findJumps, type Jump, type JumpThreshold } from './engine/location/jumps.js';
-import { readTrack, runJumpThreshold } from './location.runs.js';
+import { runJumpThreshold } from './location.join.js';
 import type { LocationParameters } from './location.schemas.js';
+import { readTrack } from './location.tracking.js';
 
 export const jumpsQuery = listQuerySchema.pick({ page: true, page_size: true, ordering: true });
 

@@ -20,32 +20,33 @@ function pointOutside(points: Polygon, width: number, height: number): string | 
   return `point ${index + 1} (${x}, ${y})`;
 }
 
-export function parseLocationParameters(
-  raw: unknown,
-  video: Pick<VideoRow, 'width' | 'height' | 'durationS' | 'frameCount'>,
-): { parameters: LocationParameters; notices: string[] } {
-  const parsed = locationParameters.safeParse(raw);
-  if (!parsed.success) throw parameterErrors(parsed.error);
-  const parameters = parsed.data;
+/** Why a scale's drawn line does not fit the picture ("The scale line's end 2 (700, 10) lies outside …"), or null. */
+export function scaleLineOutside(
+  scale: { line?: readonly (readonly [number, number])[] },
+  video: Pick<VideoRow, 'width' | 'height'>,
+): string | null {
+  if (!scale.line) return null;
   const width = video.width ?? 0;
   const height = video.height ?? 0;
-  const errors: Record<string, string[]> = {};
-  const add = (field: string, message: string) => {
-    errors[`parameters.${field}`] = [...(errors[`parameters.${field}`] ?? []), message];
-  };
+  const outside = pointOutside(scale.line, width, height);
+  return outside
+    ? `The scale line's ${outside.replace('point', 'end')} lies outside the ${width}×${height} picture.`
+    : null;
+}
+
+/** What the video tracker's settings must fit in the picture: exclusions inside it, the window, the kernel, memory. */
+function checkTrackerSettings(
+  parameters: LocationParameters,
+  video: Pick<VideoRow, 'width' | 'height' | 'frameCount'>,
+  add: (field: string, message: string) => void,
+) {
+  const width = video.width ?? 0;
+  const height = video.height ?? 0;
   const picture = `the ${width}×${height} picture`;
-  parameters.zones.forEach((zone, index) => {
-    const outside = pointOutside(zone.points, width, height);
-    if (outside) add('zones', `Zone ${index + 1} ("${zone.name}"): ${outside} lies outside ${picture}.`);
-  });
   parameters.exclusions.forEach((region, index) => {
     const outside = pointOutside(region.points, width, height);
     if (outside) add('exclusions', `Exclusion region ${index + 1}: ${outside} lies outside ${picture}.`);
   });
-  if (parameters.scale?.line) {
-    const outside = pointOutside(parameters.scale.line, width, height);
-    if (outside) add('scale.line', `The scale line's ${outside.replace('point', 'end')} lies outside ${picture}.`);
-  }
   if (parameters.window_size > Math.max(width, height)) {
     add('window_size', `Must be at most ${Math.max(width, height)}, the larger side of ${picture}.`);
   }
@@ -66,8 +67,33 @@ export function parseLocationParameters(
     } else if (twice !== undefined) add('reference.frames', `Frame ${twice} is listed twice.`);
     if (chosen.length > maxFrames) add('reference.frames', `At most ${maxFrames} frames of ${picture} fit in memory.`);
   }
+}
+
+export function parseLocationParameters(
+  raw: unknown,
+  video: Pick<VideoRow, 'width' | 'height' | 'durationS' | 'frameCount'>,
+): { parameters: LocationParameters; notices: string[] } {
+  const parsed = locationParameters.safeParse(raw);
+  if (!parsed.success) throw parameterErrors(parsed.error);
+  const parameters = parsed.data;
+  const width = video.width ?? 0;
+  const height = video.height ?? 0;
+  const errors: Record<string, string[]> = {};
+  const add = (field: string, message: string) => {
+    errors[`parameters.${field}`] = [...(errors[`parameters.${field}`] ?? []), message];
+  };
+  const picture = `the ${width}×${height} picture`;
+  parameters.zones.forEach((zone, index) => {
+    const outside = pointOutside(zone.points, width, height);
+    if (outside) add('zones', `Zone ${index + 1} ("${zone.name}"): ${outside} lies outside ${picture}.`);
+  });
+  const lineOutside = parameters.scale ? scaleLineOutside(parameters.scale, video) : null;
+  if (lineOutside) add('scale.line', lineOutside);
+  // The video tracker's own settings; a pose body part's positions take none of them (ADR 037).
+  if (parameters.source === null) checkTrackerSettings(parameters, video, add);
   if (Object.keys(errors).length > 0) throw badRequest(errors);
   // The chosen frames in decoding order (the median does not depend on it).
+  const chosen = parameters.reference?.frames;
   if (chosen) parameters.reference = { frames: [...chosen].sort((a, b) => a - b) };
   // Bypass ranges past the end are cut to the video (the run keeps what it used), and the answer says so.
   const bypass = clipTimeRanges(parameters.bypass_ranges, video.durationS);

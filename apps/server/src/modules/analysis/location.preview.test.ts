@@ -6,7 +6,7 @@
  * an empty-arena video of the project puts the positions on the body; bad choices are 400 by field, nothing made.
  */
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { addMember, createUser, type TestUser } from '../../../test/factories.js';
 import {
   createProjectWithSubject,
@@ -139,13 +139,6 @@ describe('location preview and reference choices', () => {
     // Same size as the tracked video, but in another project of the same owner.
     elsewhere = await upload(other, mouseSceneVideo('empty-arena-v1', EMPTY_ARENA, { empty: true }));
   }, 300_000);
-
-  // Access tokens last 5 minutes, and this file takes longer on a loaded machine.
-  beforeEach(async () => {
-    for (const user of [owner, viewer, outsider]) {
-      user.headers = { authorization: `Bearer ${await t.ctx.tokens.signAccess(user.id)}` };
-    }
-  });
 
   afterAll(async () => {
     await t?.close();

@@ -27,6 +27,13 @@ export async function locationPreview(
   window: { parameters: unknown; start_s: number; length_s: number },
 ) {
   const { parameters, notices } = await checkLocationParameters(context, video, window.parameters);
+  if (parameters.source !== null) {
+    throw badRequest({
+      'parameters.source': [
+        "A preview shows the video tracker at work; positions from a pose set's body part need none: run it.",
+      ],
+    });
+  }
   const source = await probeSource(context, video);
   const startFrame = Math.min(Math.round(window.start_s * source.fps), Math.max(0, source.frameCount - 1));
   const endFrame = Math.min(source.frameCount, startFrame + Math.max(1, Math.round(window.length_s * source.fps)));

@@ -7,26 +7,30 @@
  */
 import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
+import { FILE_START, startAt } from '../../adapters/media/clean-start.js';
 import { demuxerOf, type MediaInput } from '../../adapters/media/input-policy.js';
+import { type PacketIndex, seekIndexOf } from '../../adapters/media/packet-index.js';
 import type { AppContext } from '../../context.js';
 import { videos } from '../../db/schema.js';
 import { badRequest } from '../../lib/errors.js';
 import { locationReferenceKeys } from '../../lib/storage-keys.js';
 import type { VideoRow } from '../videos/video.lookup.js';
+import { loadPacketIndex } from '../videos/video.packet-index.js';
 import { openMediaInput } from './analysis.media-input.js';
 import { PermanentRunFailure } from './analysis.results.js';
 import type { RunSource } from './analysis.runs.js';
 import { probeSource } from './analysis.source.js';
 import { cleanStartsFor } from './clean-starts.js';
 import { BODY_ALGORITHM } from './engine/location/body-parameters.js';
-import { referenceFrameIndices } from './engine/location/reference.js';
+import { keyframeReferenceFrames, referenceFrameIndices } from './engine/location/reference.js';
 import { framePicks } from './engine/location/track-range.js';
+import type { ReferenceFramePlan } from './engine/tasks.js';
 import { runTask } from './engine/worker-client.js';
 import { parseLocationParameters } from './location.parameters.js';
 import type { LocationParameters } from './location.schemas.js';
 
 /** Bumped when the way a reference is computed changes, so no reference cached before is read again. */
-const REFERENCE_VERSION = 1;
+const REFERENCE_VERSION = 2;
 
 const VIDEO_FIELD = 'parameters.reference.video_uuid';
 
@@ -117,7 +121,15 @@ export function referenceId(parameters: LocationParameters): string {
     .slice(0, 32);
 }
 
-export interface LocationReference {
+/** Which frames a reference is the median of, and their hashes when a run must still check them (ADR 029). */
+export interface ReferenceFrames {
+  frames: number[];
+  /** The frames' hashes, to compare with the run's own decode; null when the frames came from proven clean starts
+   *  (or from another video), so there is nothing to check. */
+  hashes: string[] | null;
+}
+
+export interface LocationReference extends ReferenceFrames {
   reference: Float32Array;
   /** What the check found (for the run's summary); empty when it found nothing or did not run. */
   notes: string[];
@@ -126,9 +138,12 @@ export interface LocationReference {
 }
 
 /**
- * The reference for these parameters: read from the video's cache, else computed in a worker thread — the frames
- * decoded cleanly from proven clean starts, their per-pixel median, checked when it is the default — and cached.
- * `input` is the tracked video's opened original; an empty-arena video is opened here.
+ * The reference for these parameters: read from the video's cache, else computed in a worker thread and cached.
+ * A reference of the tracked video's own frames is first decoded the fast way — keyframes in one pass for the
+ * default tracker, else each frame from the keyframe before it — and its frames' hashes kept for the run to check
+ * against its own clean decode (ADR 029); `proven` (a run whose check failed) decodes every frame from a proven
+ * clean start and replaces the cache. `input` is the tracked video's opened original; an empty-arena video is
+ * opened here and always proven.
  */
 export async function locationReference(
   context: AppContext,
@@ -136,32 +151,26 @@ export async function locationReference(
   source: RunSource,
   input: MediaInput,
   parameters: LocationParameters,
-  signal?: AbortSignal,
-  threads = threadsFor(context),
+  options: { signal?: AbortSignal; threads?: number; proven?: boolean } = {},
 ): Promise<LocationReference> {
+  const { signal, threads = threadsFor(context) } = options;
   const keys = locationReferenceKeys(video, referenceId(parameters));
-  if (await context.storage.stat(keys.picture)) {
+  if (!options.proven && (await context.storage.stat(keys.picture))) {
     const bytes = await readBytes(context, keys.picture);
     const reference = new Float32Array(bytes.length / 4);
     new Uint8Array(reference.buffer).set(bytes);
     const notes = JSON.parse((await readBytes(context, keys.notes)).toString('utf8')) as string[];
-    return { reference, notes, cached: true };
+    const frames = JSON.parse((await readBytes(context, keys.frames)).toString('utf8')) as ReferenceFrames;
+    return { reference, notes, ...frames, cached: true };
   }
   const otherUuid = parameters.reference?.video_uuid;
   const computed = otherUuid
     ? await fromOtherVideo(context, video.projectUuid, otherUuid, parameters, signal, threads)
-    : await computeReference(
-        context,
-        video,
-        source,
-        input,
-        parameters.reference?.frames ?? referenceFrameIndices(source.frameCount, parameters.reference_frames),
-        parameters,
-        signal,
-        threads,
-      );
-  // The notes first: a picture stored without them would be read as one whose check found nothing.
+    : await ownReference(context, video, source, input, parameters, { signal, threads, proven: !!options.proven });
+  // The picture last: a picture stored without its notes and frames would be read as one that needs neither.
   await context.storage.write(keys.notes, Buffer.from(JSON.stringify(computed.notes)));
+  const frames: ReferenceFrames = { frames: computed.frames, hashes: computed.hashes };
+  await context.storage.write(keys.frames, Buffer.from(JSON.stringify(frames)));
   const { reference } = computed;
   await context.storage.write(keys.picture, Buffer.from(reference.buffer, reference.byteOffset, reference.byteLength));
   return { ...computed, cached: false };
@@ -183,7 +192,7 @@ async function fromOtherVideo(
   const local = await openMediaInput(context, { originalKey: other.originalKey, container: other.container });
   try {
     const frames = referenceFrameIndices(source.frameCount, parameters.reference_frames);
-    return await computeReference(context, other, source, local.input, frames, parameters, signal, threads);
+    return await provenReference(context, other, source, local.input, frames, parameters, signal, threads);
   } finally {
     await local.release();
   }
@@ -192,7 +201,88 @@ async function fromOtherVideo(
 /** Threads for ffmpeg while other workers decode beside it (as the run's pieces do). */
 const threadsFor = (context: AppContext) => (context.config.analysisWorkers > 1 ? 1 : 0);
 
-async function computeReference(
+/** Fast decodes of single frames run this many at a time (each is mostly ffmpeg's start-up). */
+const PICK_CONCURRENCY = 2;
+
+/**
+ * A reference of the tracked video's own frames: the fast plans first (their frames' hashes kept for the run's
+ * check), and when the decoder miscounts or reports errors in all of them, or `proven` asks for it, every frame
+ * from a proven clean start.
+ */
+async function ownReference(
+  context: AppContext,
+  video: { videoUuid: string },
+  source: RunSource,
+  input: MediaInput,
+  parameters: LocationParameters,
+  options: { signal?: AbortSignal; threads: number; proven: boolean },
+) {
+  const frames = parameters.reference?.frames ?? referenceFrameIndices(source.frameCount, parameters.reference_frames);
+  if (!options.proven) {
+    const stored = await loadPacketIndex(context, video.videoUuid, input, options.signal);
+    const plans = fastPlans(stored.index, frames, checksForAnimal(parameters) ? parameters.reference_frames : null);
+    try {
+      return await referenceTask(context, source, input, plans, parameters, options);
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      context.logger.warn(
+        { videoUuid: video.videoUuid, error: error instanceof Error ? error.message : String(error) },
+        'the fast decode of the reference frames failed; decoding them from proven clean starts',
+      );
+    }
+  }
+  return provenReference(context, video, source, input, frames, parameters, options.signal, options.threads);
+}
+
+/**
+ * The fast plans (ADR 029): for the default tracker's default reference (`keyframeCount` frames), the keyframes
+ * spread over the video, decoded in one pass; then the wanted frames, each from the nearest keyframe before it,
+ * unproven. Both are checked by the run against its own clean decode.
+ */
+export function fastPlans(index: PacketIndex, frames: readonly number[], keyframeCount: number | null) {
+  const plans: ReferenceFramePlan[] = [];
+  if (keyframeCount !== null && index.untimed === 0) {
+    const keyframes: number[] = [];
+    index.keyframes.forEach((flag, frame) => {
+      if (flag) keyframes.push(frame);
+    });
+    const wanted = keyframeReferenceFrames(keyframes, Math.min(keyframeCount, index.times.length));
+    if (wanted) plans.push({ mode: 'keyframes', keyframes, wanted });
+  }
+  const seek = seekIndexOf(index);
+  const starts = frames.map((frame) => {
+    let at = -1;
+    for (let i = 0; i < seek.keyframes.length && (seek.keyframes[i] as { frame: number }).frame <= frame; i++) at = i;
+    return at < 0 ? FILE_START : startAt(seek, at, at);
+  });
+  plans.push({ mode: 'picks', picks: framePicks(frames, starts), concurrency: PICK_CONCURRENCY });
+  return plans;
+}
+
+async function referenceTask(
+  context: AppContext,
+  source: RunSource,
+  input: MediaInput,
+  plans: ReferenceFramePlan[],
+  parameters: LocationParameters,
+  options: { signal?: AbortSignal; threads: number },
+) {
+  return runTask(
+    {
+      kind: 'location-reference',
+      ffmpeg: context.media.binaries.ffmpeg,
+      source: { ...source, ...input },
+      plans,
+      threads: options.threads,
+      tracker: { parameters, exclusions: parameters.exclusions.map((region) => region.points) },
+      check: checksForAnimal(parameters),
+    },
+    { signal: options.signal },
+  );
+}
+
+/** The reference decoded from proven clean starts (ADR 006): nothing for a run to check. */
+async function provenReference(
   context: AppContext,
   video: { videoUuid: string },
   source: RunSource,
@@ -203,16 +293,7 @@ async function computeReference(
   threads: number,
 ) {
   const starts = await cleanStartsFor(context, video, input, source.fps, frames, signal);
-  return runTask(
-    {
-      kind: 'location-reference',
-      ffmpeg: context.media.binaries.ffmpeg,
-      source: { ...source, ...input },
-      picks: framePicks(frames, starts),
-      threads,
-      tracker: { parameters, exclusions: parameters.exclusions.map((region) => region.points) },
-      check: checksForAnimal(parameters),
-    },
-    { signal },
-  );
+  const plan: ReferenceFramePlan = { mode: 'picks', picks: framePicks(frames, starts), concurrency: 1 };
+  const computed = await referenceTask(context, source, input, [plan], parameters, { signal, threads });
+  return { ...computed, hashes: null };
 }

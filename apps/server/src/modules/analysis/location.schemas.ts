@@ -9,6 +9,7 @@ import { DEFAULT_LOCATION_ALGORITHM, LOCATION_ALGORITHMS } from './engine/locati
 import { BODY_ALGORITHM, BODY_DEFAULTS, BODY_POLARITIES, BODY_RANGES } from './engine/location/body-parameters.js';
 import { FIGURE_FORMATS, FIGURE_NAMES } from './engine/location/figure.js';
 import { EZTRACK_DEFAULTS } from './engine/location/tracker.js';
+import { likelihoodCutoff, maxGapFrames } from './pose-settings.js';
 
 const number = (field: string) => z.number({ error: `${field} must be a number.` });
 const whole = (field: string) => z.int({ error: `${field} must be a whole number.` });
@@ -64,7 +65,7 @@ export const SCALE_LINE_TOLERANCE_PX = 0.5;
  * The scale: a line of known length. `line` (optional) keeps the drawn line, so the page can draw it again;
  * with it, px_distance may be left out (it is the line's length) or given within 0.5 px of that length.
  */
-const scaleSchema = z
+export const scaleSchema = z
   .strictObject({
     px_distance: number('px_distance').positive('Must be more than 0.').optional(),
     true_distance: number('true_distance').positive('Must be more than 0.'),
@@ -160,6 +161,30 @@ const bodyFields = Object.fromEntries(
     ]),
 ) as { [K in Exclude<keyof typeof BODY_RANGES, 'reference_frames'>]: z.ZodDefault<z.ZodNumber> };
 
+/**
+ * Where the positions come from (ADR 037): null (the default) — the video tracker (`algorithm` and its settings); or a
+ * body part of a pose set of the video, with the pose-derived series' rules for missing points (ADR 032). `pose_uuid`
+ * left out means the video's newest pose set when the run is made (so a protocol can hold the rule for any video);
+ * the run keeps the set it used and the individual named.
+ */
+const poseSourceSchema = z
+  .strictObject(
+    {
+      pose_uuid: z.string({ error: 'pose_uuid must be the id of a pose set of the video.' }).optional(),
+      individual: z.string({ error: 'individual must be the name of an individual of the set.' }).optional(),
+      part: z
+        .string({ error: 'Name the body part whose position is used (part).' })
+        .min(1, 'Name the body part whose position is used (part).'),
+      likelihood_cutoff: likelihoodCutoff,
+      max_gap_frames: maxGapFrames,
+    },
+    { error: 'source must be {part, pose_uuid?, individual?, likelihood_cutoff?, max_gap_frames?}, or null.' },
+  )
+  .nullable()
+  .default(null);
+
+export type PoseSourceRequest = NonNullable<z.output<typeof poseSourceSchema>>;
+
 export const locationParameters = z
   .strictObject({
     algorithm: z
@@ -171,6 +196,7 @@ export const locationParameters = z
       .default(BODY_DEFAULTS.polarity),
     ...bodyFields,
     reference: referenceSchema,
+    source: poseSourceSchema,
     zones: z.array(zoneSchema).max(MAX_ZONES, `At most ${MAX_ZONES} zones.`).default([]),
     exclusions: z
       .array(z.strictObject({ points }))
@@ -193,6 +219,7 @@ export const locationParameters = z
   .superRefine((parameters, ctx) => {
     const shared = BODY_RANGES.reference_frames;
     if (
+      parameters.source === null &&
       parameters.algorithm === BODY_ALGORITHM &&
       !parameters.reference?.frames &&
       parameters.reference_frames < shared.min
@@ -271,6 +298,16 @@ export const locationSummarySchema = z
     notes: z.array(z.string()).meta({
       description: 'What the run found about its reference (e.g. the animal sat still in most of its frames)',
     }),
+    pose: z
+      .object({
+        pose_name: z.string().meta({ description: 'The pose set the positions came from, as it was named then' }),
+        individual: z.string(),
+        part: z.string(),
+        missing_points: z.int().meta({ description: 'Frames whose point was absent or below the cutoff' }),
+        interpolated_points: z.int().meta({ description: 'Of those, the points filled by linear interpolation' }),
+      })
+      .optional()
+      .meta({ description: "Runs whose positions are a pose set's body part (parameters.source, ADR 037)" }),
     bins: z.array(
       z.object({
         start_s: z.number(),

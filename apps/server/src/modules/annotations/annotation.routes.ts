@@ -6,6 +6,7 @@ import { errorSchema, noContent, projectErrorResponses } from '../../lib/openapi
 import { projectScope, videoScope } from '../../lib/project-scope.js';
 import * as trash from '../trash/trash.service.js';
 import { borisAggregatedEvents, exportTrackCsv, importTrackCsv } from './annotation.files.js';
+import { fillTrackFromSeries } from './annotation.fill.js';
 import { applyTrackPresets, projectTrackPresets } from './annotation.presets.js';
 import {
   annotationConfigParams,
@@ -14,6 +15,8 @@ import {
   configListSchema,
   configSchema,
   createConfigBody,
+  fillFromSeriesBody,
+  fillFromSeriesResponse,
   patchConfigBody,
   patchRangesBody,
   presetsResponse,
@@ -138,6 +141,32 @@ export default async function annotationRoutes(app: FastifyInstance) {
       const { user, video } = videoScope(request);
       await trash.trashTrack(ctx, user.id, video, request.params.annotation_config_uuid);
       return reply.status(204).send(null);
+    },
+  );
+
+  api.post(
+    `${base}/fill-from-series/`,
+    {
+      onRequest: app.authenticate,
+      config: { access: 'member' },
+      schema: {
+        tags,
+        summary: "Fill a track with the bouts where a run's series meets a rule (e.g. a pose distance < 2 cm)",
+        description: `${ADDITION} A frame meets the rule when its value is a number and \`value <comparison> threshold\`; each run of such frames is a bout from its first frame's start to its last frame's end; gaps shorter than \`merge_gap_s\` are closed, then bouts shorter than \`min_duration_s\` left out (ADR 037). The bouts go into a new track (\`name\`: 201) or a track of the video (\`annotation_config_uuid\` at \`version\`: 200), replacing its bouts (\`mode: replace\`) or added to them, overlapping ones joined (\`merge\`); a stale version is 409 with the current ranges. Bad input is 400 by field and changes nothing.`,
+        params: annotationVideoParams,
+        body: fillFromSeriesBody,
+        response: {
+          200: fillFromSeriesResponse,
+          201: fillFromSeriesResponse,
+          ...projectErrorResponses,
+          409: rangesConflict,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { user, video } = videoScope(request);
+      const { created, answer } = await fillTrackFromSeries(ctx, video, user.id, request.body);
+      return reply.status(created ? 201 : 200).send(answer);
     },
   );
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { errorSchema } from '../../lib/openapi.js';
 import { timeRangeSetSchema, timeRangesSchema } from '../../lib/time-ranges.js';
 import { userSummarySchema } from '../analysis/analysis.schemas.js';
+import { COMPARISONS } from './annotation.rule.js';
 
 export const annotationVideoParams = z.object({
   project_uuid: z.string(),
@@ -91,3 +92,68 @@ export const presetSchema = z.object({
   video_count: z.int().meta({ description: 'Videos of the project with a track of this name' }),
 });
 export const presetsResponse = z.object({ tracks: z.array(presetSchema) });
+
+const seconds = (field: string) =>
+  z
+    .number({ error: `${field} must be a number of seconds.` })
+    .min(0, 'Must be 0 or more.')
+    .max(86_400, 'Must be at most 86400.')
+    .default(0);
+
+/**
+ * `POST …/annotations/fill-from-series/`: bouts where a run's series meets a rule (annotation.rule.ts), written into
+ * a track of the video (`annotation_config_uuid` with the `version` it was read at) or a new one (`name`, `color?`).
+ */
+export const fillFromSeriesBody = z
+  .strictObject({
+    source_analysis_uuid: z
+      .string({ error: 'Name the run whose series the rule reads (source_analysis_uuid).' })
+      .meta({ description: 'A run of this video with one value per frame (a pose-derived series, a movement run…)' }),
+    comparison: z
+      .enum(COMPARISONS, { error: `comparison must be one of: ${COMPARISONS.join(', ')}.` })
+      .meta({ description: 'lt <, le ≤, gt >, ge ≥: a frame meets the rule when `value <comparison> threshold`' }),
+    threshold: z.number({ error: 'threshold must be a number.' }),
+    min_duration_s: seconds('min_duration_s').meta({
+      description: 'Bouts shorter than this are left out (after merging)',
+    }),
+    merge_gap_s: seconds('merge_gap_s').meta({ description: 'Gaps shorter than this between two bouts are closed' }),
+    annotation_config_uuid: z.string().optional().meta({ description: 'The track to fill, or…' }),
+    version: z
+      .int({ error: 'version must be a whole number.' })
+      .optional()
+      .meta({ description: "With annotation_config_uuid: the version of the track's ranges the request is based on" }),
+    mode: z.enum(['replace', 'merge'], { error: 'mode must be replace or merge.' }).default('replace').meta({
+      description:
+        "With annotation_config_uuid: `replace` — the track's bouts become the rule's; `merge` — the rule's bouts are added, overlapping ones joined",
+    }),
+    name: name.optional().meta({ description: '…a new track of this name' }),
+    color: color.optional(),
+  })
+  .superRefine((body, ctx) => {
+    const existing = body.annotation_config_uuid !== undefined;
+    if (existing === (body.name !== undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['annotation_config_uuid'],
+        message: 'Give either annotation_config_uuid (a track of the video) or name (a new track), not both.',
+      });
+    }
+    if (existing && body.version === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['version'],
+        message: 'version is required: the version of the ranges you saw.',
+      });
+    }
+    if (!existing && body.color !== undefined && body.name === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['color'], message: 'A colour goes with a new track (name).' });
+    }
+  });
+export type FillFromSeriesBody = z.output<typeof fillFromSeriesBody>;
+
+export const fillFromSeriesResponse = z.object({
+  track: configSchema,
+  ranges: rangeList.meta({ description: "The track's bouts now, sorted" }),
+  version: z.int(),
+  bouts: z.int().meta({ description: 'Bouts the rule found (before a merge with the bouts already there)' }),
+});

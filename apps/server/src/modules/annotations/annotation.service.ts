@@ -145,11 +145,13 @@ async function uniqueOrThrow<T>(
   }
 }
 
+/** A new track, last unless `order` says otherwise; `ranges` (checked by the caller against the video) its first bouts. */
 export async function createConfig(
   context: AppContext,
   video: VideoRow,
   userId: number,
   body: { name: string; color?: string; hotkey?: string | null; order?: number },
+  ranges: TimeRange[] = [],
 ): Promise<ConfigResponse> {
   await checkUnique(context, video, body);
   const [stats] = await context.db
@@ -168,6 +170,9 @@ export async function createConfig(
         hotkey: body.hotkey ?? null,
         order: body.order ?? (stats?.maxOrder === null || stats?.maxOrder === undefined ? 0 : stats.maxOrder + 1),
         createdById: userId,
+        ranges,
+        rangeCount: ranges.length,
+        totalDurationS: rangeFigures(ranges).totalDurationS,
       })
       .returning(),
   );
@@ -296,6 +301,24 @@ export async function importRanges(
   const track = await trackOrThrow(context, video, uuid);
   checkWithinVideo(video, ranges, field);
   return writeRanges(context, track, version ?? track.version, ranges);
+}
+
+/**
+ * Writes what `next` makes of the track's current ranges, if the track is still at `version` (409 with what is there
+ * otherwise); the result is checked against the video's length like any list. A track of another video is 404.
+ */
+export async function rewriteRanges(
+  context: AppContext,
+  video: VideoRow,
+  uuid: string,
+  version: number,
+  next: (current: TimeRange[]) => TimeRange[],
+): Promise<RangesResponse> {
+  const track = await trackOrThrow(context, video, uuid);
+  if (track.version !== version) throw staleVersion(track);
+  const ranges = next(track.ranges);
+  checkWithinVideo(video, ranges, 'ranges');
+  return writeRanges(context, track, version, ranges);
 }
 
 export async function trackForExport(context: AppContext, video: VideoRow, uuid: string) {

@@ -44,12 +44,14 @@ export async function projectChecklist(context: AppContext, project: ProjectRow)
  * Marks a project exported the first time one of its `…/export/` downloads answers 200 (a run's table, the project
  * summary, a track, an agreement report): one hook, so an export added later counts without remembering to.
  * The caller was authorised by the project scope; an export only reads, so a viewer's download counts too.
+ * The note is written before the answer leaves (onSend, not onResponse): a client that reads the checklist right after
+ * its download then sees the step ticked. It is written once per project, so only the first download waits for it.
  */
 export function recordProjectExports(app: FastifyInstance) {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onSend', async (request, reply, payload) => {
     const scope = request.scope;
-    if (!scope || scope.project.firstExportAt !== null || reply.statusCode !== 200) return;
-    if (request.method !== 'GET' || !request.routeOptions.url?.endsWith('/export/')) return;
+    if (!scope || scope.project.firstExportAt !== null || reply.statusCode !== 200) return payload;
+    if (request.method !== 'GET' || !request.routeOptions.url?.endsWith('/export/')) return payload;
     try {
       await app.ctx.db
         .update(projects)
@@ -59,5 +61,6 @@ export function recordProjectExports(app: FastifyInstance) {
       // The download has been answered; a failed note only leaves the checklist step unticked.
       request.log.warn({ err: error, project: scope.project.projectUuid }, 'could not record the first export');
     }
+    return payload;
   });
 }

@@ -3,12 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorSchema, projectErrorResponses } from '../../lib/openapi.js';
 import { videoScope } from '../../lib/project-scope.js';
-import {
-  analysisParams,
-  eventsResponse,
-  updateEventsBody,
-  updateEventsResponse,
-} from '../analysis/analysis.schemas.js';
+import { eventsResponse, updateEventsBody, updateEventsResponse } from '../analysis/analysis.events.schemas.js';
+import { analysisParams } from '../analysis/analysis.schemas.js';
 import * as consensus from './scorer.consensus.js';
 import { resolveBody, scorersResponse } from './scorer.schemas.js';
 import * as service from './scorer.service.js';

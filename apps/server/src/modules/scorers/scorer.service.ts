@@ -11,9 +11,9 @@ import type { Database } from '../../db/client.js';
 import { analyses, analysisEvents, analysisScorers, scorerEvents, users } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../lib/errors.js';
 import { eventAlreadyThere, noSuchEvent, timeChecker } from '../analysis/analysis.event-checks.js';
+import type { EventChange, eventSchema, updateEventsBody } from '../analysis/analysis.events.schemas.js';
 import { findRunOfVideo } from '../analysis/analysis.read.js';
 import type { AnalysisRow } from '../analysis/analysis.runs.js';
-import type { EventChange, eventSchema, updateEventsBody } from '../analysis/analysis.schemas.js';
 import { rememberLabels } from '../labels/label.service.js';
 import { displayName } from '../users/user.serializer.js';
 import type { VideoRow } from '../videos/video.lookup.js';
@@ -51,6 +51,9 @@ function asEvent(event: ScoredEvent, me: Person): z.infer<typeof eventSchema> {
     last_viewed_at: event.updatedAt?.toISOString() ?? null,
     resolved_by: null,
     resolved_at: null,
+    // Suggestions learn from the consensus: a blind scorer never sees them (ADR 038).
+    suggestion: null,
+    accepted_suggestion: null,
   };
 }
 
@@ -141,7 +144,7 @@ export async function updateMyScoring(
         { version: scorer.version },
       );
     }
-    const named = [...new Set(body.changes.flatMap((change) => (change.action === 'add' ? [] : [change.id])))];
+    const named = [...new Set(body.changes.flatMap((change) => ('id' in change ? [change.id] : [])))];
     const current = new Map(
       (named.length ? await scoredEvents(tx, run.analysisUuid, userId, named) : []).map((e) => [e.id, e]),
     );
@@ -203,6 +206,10 @@ export async function updateMyScoring(
     };
 
     const apply = async (change: EventChange, index: number) => {
+      if (change.action === 'accept_suggestion' || change.action === 'accept_suggestions') {
+        problems.push(`Change ${index}: a blind scoring takes no suggestions (they are learned from the consensus).`);
+        return;
+      }
       if (change.action === 'add') {
         if (!checkTime(index, change.time)) return;
         if (await occupied(change.time)) {
@@ -295,5 +302,11 @@ export async function updateMyScoring(
     userId,
     body.answer === 'changed' ? [...touched] : undefined,
   );
-  return { analysis_uuid: run.analysisUuid, version, events: events.map((e) => asEvent(e, me)), added_ids: addedIds };
+  return {
+    analysis_uuid: run.analysisUuid,
+    version,
+    events: events.map((e) => asEvent(e, me)),
+    added_ids: addedIds,
+    accepted: 0,
+  };
 }

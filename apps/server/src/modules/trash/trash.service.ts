@@ -195,6 +195,7 @@ const RUN_KINDS: Record<(typeof analyses.$inferSelect)['kind'], string> = {
   event_detection: 'Event detection',
   timeseries_import: 'Imported series',
   location_tracking: 'Location tracking',
+  pose_series: 'Pose-derived series',
 };
 
 /** `DELETE …/analysis/{a}/`: the run goes to the trash with its events and review positions (revoked if running). */

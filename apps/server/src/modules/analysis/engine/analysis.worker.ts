@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { DecodeErrorReport } from '../../../adapters/media/clean-start.js';
 import { ProcessError } from '../../../adapters/media/run-process.js';
+import { layoutGroupPlot, renderGroupPlotPng, renderGroupPlotSvg } from '../../../lib/figures/group-plot.js';
 import { parseTimeseriesCsv } from '../timeseries-csv.js';
 import { detectEvents, sampleTime } from './events.js';
 import { freezingSummary } from './freezing.js';
@@ -14,21 +15,50 @@ import { layoutFigure } from './location/figure.js';
 import { renderFigurePng } from './location/figure-raster.js';
 import { renderFigureSvg } from './location/figure-svg.js';
 import { polygonsMask } from './location/polygon-mask.js';
+import { posePositions } from './location/pose-positions.js';
 import { runLocationPreview } from './location/preview-picture.js';
-import { medianReference } from './location/reference.js';
+import { frameHash, medianReference } from './location/reference.js';
 import { locationSummary } from './location/summary.js';
-import { decodeFramesAt, trackFrameRange } from './location/track-range.js';
+import { decodeFramesAt, decodeKeyframes, KeyframesMiscounted, trackFrameRange } from './location/track-range.js';
 import type { TrackerHandoff } from './location/tracker.js';
 import { checkedReference, createTracker } from './location/trackers.js';
 import { analyseFrameRange } from './movement.js';
+import { poseSeries } from './pose-measures.js';
 import { runPreview } from './preview.js';
 import { writeSeriesCsv } from './series-csv.js';
-import type { DetectResult, WorkerMessage, WorkerTask } from './tasks.js';
+import type { DetectResult, LocationSummaryTask, WorkerMessage, WorkerTask } from './tasks.js';
 
 const port = parentPort;
 if (!port) throw new Error('analysis.worker must run in a worker thread');
 
 const controller = new AbortController();
+
+/** The first of the task's plans whose decode the decoder neither miscounts nor reports errors in (ADR 029). */
+async function decodeReferenceFrames(task: Extract<WorkerTask, { kind: 'location-reference' }>) {
+  const hooks = {
+    signal: controller.signal,
+    onSpawn: (pid: number) => send({ type: 'spawned', pid }),
+    threads: task.threads,
+  };
+  for (const [i, plan] of task.plans.entries()) {
+    try {
+      if (plan.mode === 'keyframes') {
+        const pictures = await decodeKeyframes(task.ffmpeg, task.source, plan.keyframes, plan.wanted, hooks);
+        return { frames: plan.wanted, pictures };
+      }
+      const pictures = await decodeFramesAt(task.ffmpeg, task.source, plan.picks, {
+        ...hooks,
+        concurrency: plan.concurrency,
+      });
+      return { frames: plan.picks.flatMap((pick) => pick.frames), pictures };
+    } catch (error) {
+      const next = i < task.plans.length - 1 && !controller.signal.aborted;
+      if (!next || !(error instanceof KeyframesMiscounted || error instanceof DecodeErrorReport)) throw error;
+    }
+  }
+  throw new Error('a reference task needs at least one plan');
+}
+
 port.on('message', (message: { type: string }) => {
   if (message.type === 'abort') controller.abort();
 });
@@ -46,6 +76,12 @@ async function detect(task: Extract<WorkerTask, { kind: 'detect' }>): Promise<De
   const freezing = task.freezing && !series.times ? freezingSummary(series.values, series.fps, task.freezing) : null;
   if (task.csvPath) await writeSeriesCsv(task.csvPath, series);
   return { threshold: detected.threshold, noiseTop: detected.noiseTop, eventTimes, freezing, validSamples };
+}
+
+/** A location run's summary (summary.ts), its zones rasterised over the picture first. */
+function summarise({ zones, ...rest }: LocationSummaryTask['input']) {
+  const masks = zones.map((zone) => ({ name: zone.name, mask: polygonsMask([zone.points], rest.width, rest.height) }));
+  return locationSummary({ ...rest, zones: masks });
 }
 
 async function run(task: WorkerTask): Promise<{ result: unknown; transfer: ArrayBuffer[] }> {
@@ -72,40 +108,45 @@ async function run(task: WorkerTask): Promise<{ result: unknown; transfer: Array
     }
     case 'location': {
       const make = (handoff: TrackerHandoff | null) => createTracker({ ...task.tracker, handoff });
+      const verify = new Set(task.verifyFrames ?? []);
+      const checked: [number, string][] = [];
       const { x, y, handoff, entry } = await trackFrameRange(task, make, task.tracker.handoff, {
         signal: controller.signal,
         onSpawn: (pid) => send({ type: 'spawned', pid }),
         onProgress: (framesDone) => send({ type: 'progress', framesDone }),
+        onTracked: (frame, frameNumber) => {
+          if (verify.has(frameNumber)) checked.push([frameNumber, frameHash(frame)]);
+        },
       });
       return {
-        result: { x, y, handoff, entry },
+        result: { x, y, handoff, entry, checked },
         transfer: [x.buffer as ArrayBuffer, y.buffer as ArrayBuffer],
       };
     }
     case 'location-reference': {
       const { width, height } = task.source;
-      const frames = await decodeFramesAt(task.ffmpeg, task.source, task.picks, {
-        signal: controller.signal,
-        onSpawn: (pid) => send({ type: 'spawned', pid }),
-        threads: task.threads,
-      });
-      const median = medianReference(frames, width, height);
-      const { reference, notes } = task.check
-        ? checkedReference(frames, median, task)
-        : { reference: median, notes: [] as string[] };
-      return { result: { reference, notes }, transfer: [reference.buffer as ArrayBuffer] };
+      const { frames, pictures } = await decodeReferenceFrames(task);
+      const median = medianReference(pictures, width, height);
+      const { reference, notes } =
+        task.check && task.tracker
+          ? checkedReference(pictures, median, { source: task.source, tracker: task.tracker })
+          : { reference: median, notes: [] as string[] };
+      return {
+        result: { reference, notes, frames, hashes: pictures.map(frameHash) },
+        transfer: [reference.buffer as ArrayBuffer],
+      };
     }
     case 'location-preview': {
       const result = await runLocationPreview(task, controller.signal);
       return { result, transfer: [result.x.buffer as ArrayBuffer, result.y.buffer as ArrayBuffer] };
     }
-    case 'location-summary': {
-      const { zones, ...rest } = task.input;
-      const masks = zones.map((zone) => ({
-        name: zone.name,
-        mask: polygonsMask([zone.points], rest.width, rest.height),
-      }));
-      return { result: locationSummary({ ...rest, zones: masks }), transfer: [] };
+    case 'location-summary':
+      return { result: summarise(task.input), transfer: [] };
+    case 'pose-location': {
+      const { x, y, stats } = posePositions(task.positions);
+      const { fps, bypassRanges } = task.positions;
+      const summary = summarise({ ...task.summary, x, y, fps, bypassRanges });
+      return { result: { x, y, summary, stats }, transfer: [x.buffer as ArrayBuffer, y.buffer as ArrayBuffer] };
     }
     case 'location-figure': {
       const layout = layoutFigure(task.input);
@@ -113,14 +154,31 @@ async function run(task: WorkerTask): Promise<{ result: unknown; transfer: Array
         task.format === 'png' ? renderFigurePng(layout) : new TextEncoder().encode(renderFigureSvg(layout, task.title));
       return { result: { bytes }, transfer: [bytes.buffer as ArrayBuffer] };
     }
+    case 'group-plot': {
+      const layout = layoutGroupPlot(task.input);
+      const bytes =
+        task.format === 'png' ? renderGroupPlotPng(layout) : new TextEncoder().encode(renderGroupPlotSvg(layout));
+      return { result: { bytes }, transfer: [bytes.buffer as ArrayBuffer] };
+    }
+    case 'pose-series': {
+      const result = poseSeries(task);
+      await writeSeriesCsv(task.csvPath, { values: result.values, times: null, fps: task.fps });
+      return { result, transfer: [result.values.buffer as ArrayBuffer] };
+    }
   }
 }
 
+/** The answer, then the thread lets go of its port: a port with a message listener would keep the thread alive. */
+function answer(message: WorkerMessage, transfer: ArrayBuffer[] = []) {
+  send(message, transfer);
+  port?.unref();
+}
+
 run(workerData as WorkerTask).then(
-  ({ result, transfer }) => send({ type: 'done', result }, transfer),
+  ({ result, transfer }) => answer({ type: 'done', result }, transfer),
   (error: unknown) => {
     const failure = error instanceof Error ? error : new Error(String(error));
-    send({
+    answer({
       type: 'failed',
       message: failure.message,
       name: failure.name,

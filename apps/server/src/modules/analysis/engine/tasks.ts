@@ -2,13 +2,16 @@
  * The messages between the server and an analysis worker thread. Each worker runs one task and exits; the
  * server side is `worker-client.ts`, the thread side `analysis.worker.ts`.
  */
+import type { GroupPlotInput } from '../../../lib/figures/group-plot.js';
 import type { EventDetectionParameters, Series } from './events.js';
 import type { FreezingParameters, FreezingSummary } from './freezing.js';
 import type { FigureFormat, FigureInput } from './location/figure.js';
+import type { PosePositionsInput } from './location/pose-positions.js';
 import type { LocationSummary, LocationSummaryInput } from './location/summary.js';
 import type { FramePick, TrackRangeTask } from './location/track-range.js';
 import type { TrackerHandoff } from './location/tracker.js';
 import type { FrameRangeTask } from './movement.js';
+import type { PoseSeriesInput, PoseSeriesStats } from './pose-measures.js';
 import type { PreviewResult, PreviewTask } from './preview.js';
 
 export interface DetectTask {
@@ -61,19 +64,43 @@ export interface TrackerSpec {
 export interface LocationTask extends TrackRangeTask {
   kind: 'location';
   tracker: TrackerSpec;
+  /** Frames of the range whose decoded pictures are hashed, to check the reference's own copies (ADR 029). */
+  verifyFrames?: number[];
 }
 
-/** The run's reference: the per-pixel median of the picked frames, each decoded from a clean start. */
+/**
+ * How a reference's frames are decoded: the keyframes among all the packet index flags (`wanted`, one pass of
+ * keyframes only), or picks, each decoded from its start (`concurrency` at once).
+ */
+export type ReferenceFramePlan =
+  | { mode: 'keyframes'; keyframes: number[]; wanted: number[] }
+  | { mode: 'picks'; picks: FramePick[]; concurrency: number };
+
+/**
+ * The run's reference: the per-pixel median of a plan's frames. Plans are tried in order: one whose decode the
+ * decoder miscounts or reports errors in gives way to the next (ADR 029); the last one's failure is the task's.
+ */
 export interface LocationReferenceTask {
   kind: 'location-reference';
   ffmpeg: string;
   source: TrackRangeTask['source'];
-  picks: FramePick[];
+  plans: ReferenceFramePlan[];
   threads?: number;
-  /** The run's tracker settings and exclusions: body_core checks whether the reference holds the animal. */
-  tracker: Pick<TrackerSpec, 'parameters' | 'exclusions'>;
+  /**
+   * The run's tracker settings and exclusions: body_core checks whether the reference holds the animal. Absent for a
+   * picture that is no tracker's reference (a pose-sourced run's first frame, ADR 037).
+   */
+  tracker?: Pick<TrackerSpec, 'parameters' | 'exclusions'>;
   /** False for a reference the user chose (an empty-arena video, chosen frames): it is used as it is. */
   check: boolean;
+}
+
+/** A reference with the frames it is the median of and each one's hash (reference.ts `frameHash`). */
+export interface LocationReferenceResult {
+  reference: Float32Array;
+  notes: string[];
+  frames: number[];
+  hashes: string[];
 }
 
 /** What a location preview answers (location/preview-picture.ts). */
@@ -98,6 +125,13 @@ export interface LocationSummaryTask {
   input: Omit<LocationSummaryInput, 'zones'> & { zones: { name: string; points: PolygonPoints }[] };
 }
 
+/** A location run whose positions are a pose set's body part (ADR 037): the positions and their summary. */
+export interface PoseLocationTask {
+  kind: 'pose-location';
+  positions: PosePositionsInput;
+  summary: Omit<LocationSummaryTask['input'], 'x' | 'y' | 'fps' | 'bypassRanges'>;
+}
+
 /** A run's figure (track or heat map) drawn as PNG or SVG. */
 export interface LocationFigureTask {
   kind: 'location-figure';
@@ -105,6 +139,19 @@ export interface LocationFigureTask {
   format: FigureFormat;
   /** The SVG's title. */
   title: string;
+}
+
+/** A batch's plot of one measure by group (ADR 035), drawn as PNG or SVG. */
+export interface GroupPlotTask {
+  kind: 'group-plot';
+  input: GroupPlotInput;
+  format: 'png' | 'svg';
+}
+
+/** A series derived from a pose set (ADR 032), also written as the series CSV at `csvPath`. */
+export interface PoseSeriesTask extends PoseSeriesInput {
+  kind: 'pose-series';
+  csvPath: string;
 }
 
 export type WorkerTask =
@@ -116,7 +163,10 @@ export type WorkerTask =
   | LocationReferenceTask
   | LocationPreviewTask
   | LocationSummaryTask
-  | LocationFigureTask;
+  | LocationFigureTask
+  | GroupPlotTask
+  | PoseSeriesTask
+  | PoseLocationTask;
 
 export interface TaskResults {
   frames: { values: Float64Array };
@@ -124,12 +174,22 @@ export interface TaskResults {
   import: ImportResult;
   preview: PreviewResult;
   /** `entry`: the tracker's state just before the first frame (after the warm-up, if any). */
-  location: { x: Float64Array; y: Float64Array; handoff: TrackerHandoff; entry: TrackerHandoff };
+  location: {
+    x: Float64Array;
+    y: Float64Array;
+    handoff: TrackerHandoff;
+    entry: TrackerHandoff;
+    /** [frame, hash] of the task's `verifyFrames` it decoded. */
+    checked: [number, string][];
+  };
   /** `notes`: what the run's summary says about the reference (it held the animal, and was repaired or not). */
-  'location-reference': { reference: Float32Array; notes: string[] };
+  'location-reference': LocationReferenceResult;
   'location-summary': LocationSummary;
   'location-figure': { bytes: Uint8Array };
+  'group-plot': { bytes: Uint8Array };
   'location-preview': LocationPreviewResult;
+  'pose-series': { values: Float64Array; stats: PoseSeriesStats };
+  'pose-location': { x: Float64Array; y: Float64Array; summary: LocationSummary; stats: PoseSeriesStats };
 }
 
 /** Thread → server. */

@@ -3,17 +3,12 @@
  * a grey PNG, then the heat cells, the zones, the path, the colour bar and the scale bar, each group with an id
  * (and the numbers it draws in data- attributes) so a reader — or a test — can find them.
  */
-import { type FigureLayout, formatSeconds, MARKER_RADIUS, type Rgb, START_COLOUR, viridis } from './figure.js';
-import { encodePng, greyBytes } from './png.js';
+import { encodePng, greyBytes } from '../../../../lib/figures/png.js';
+import { escapeXml, hexColour, svgNumber, textStyle } from '../../../../lib/figures/svg.js';
+import { type FigureLayout, formatSeconds, MARKER_RADIUS, START_COLOUR, viridis } from './figure.js';
 
-const n = (value: number) => String(Number(value.toFixed(2)));
-const hex = (colour: Rgb) => `#${colour.map((c) => c.toString(16).padStart(2, '0')).join('')}`;
-const escapeXml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
-
-/** Words with a white halo, readable over any picture. */
-const textStyle = (size: number) =>
-  `font-family="Helvetica, Arial, sans-serif" font-size="${n(size)}" stroke="#ffffff" stroke-width="${n(size / 5)}" paint-order="stroke" stroke-linejoin="round"`;
+const n = svgNumber;
+const hex = hexColour;
 
 export function renderFigureSvg(layout: FigureLayout, title: string): string {
   const { width, height, stroke, fontSize, heat } = layout;

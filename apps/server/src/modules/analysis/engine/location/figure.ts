@@ -13,14 +13,15 @@
  *   (⌊x / b⌋, ⌊y / b⌋); positions off the picture count nowhere. No smoothing. Colour: viridis from 0 to the
  *   fullest bin's time; empty bins are not painted.
  */
+import { type Box, INK, PAPER, type Rgb } from '../../../../lib/figures/raster.js';
 import type { Scale } from './summary.js';
+
+export { type Box, INK, PAPER, type Rgb };
 
 export const FIGURE_NAMES = ['track', 'heatmap'] as const;
 export type FigureName = (typeof FIGURE_NAMES)[number];
 export const FIGURE_FORMATS = ['png', 'svg'] as const;
 export type FigureFormat = (typeof FIGURE_FORMATS)[number];
-
-export type Rgb = readonly [number, number, number];
 
 export interface FigureInput {
   name: FigureName;
@@ -155,16 +156,6 @@ export const TRACK_COLOUR: Rgb = [213, 94, 0];
 export const START_COLOUR: Rgb = [255, 255, 255];
 /** Marker radius of the path's start and end, in line widths. */
 export const MARKER_RADIUS = 2.5;
-export const INK: Rgb = [0, 0, 0];
-export const PAPER: Rgb = [255, 255, 255];
-
-/** A box on the picture: a scale bar's or the colour bar's white backing, a heat cell. */
-export interface Box {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
 
 export interface FigureLayout {
   width: number;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, type PieceStates, reconcilePieces, sameState } from './reconcile.js';
+import { canonicalJson, type PieceStates, reconcilePieces, referenceMatches, sameState } from './reconcile.js';
 import type { TrackerHandoff } from './tracker.js';
 
 /** A toy tracker over a list of frames: its state is the running sum of the frames seen, and `previous`. */
@@ -45,5 +45,35 @@ describe('reconciling side-by-side pieces with a single pass', () => {
     });
     expect(result).toEqual({ exit: state(2), retracked: [] });
     expect(await reconcilePieces([], async () => state(0))).toEqual({ exit: null, retracked: [] });
+  });
+
+  it('accepts a fast reference only when every one of its frames was decoded by a piece with the same hash', () => {
+    const reference = { frames: [0, 30, 60], hashes: ['a', 'b', 'c'] };
+    const pieces = [
+      { checked: [[0, 'a']] as [number, string][] },
+      {
+        checked: [
+          [30, 'b'],
+          [60, 'c'],
+        ] as [number, string][],
+      },
+    ];
+    expect(referenceMatches(reference, pieces)).toBe(true);
+    // A picture that differs, or a frame no piece decoded, sends the run to the proven reference.
+    expect(
+      referenceMatches(reference, [
+        pieces[0]!,
+        {
+          checked: [
+            [30, 'b'],
+            [60, 'x'],
+          ],
+        },
+      ]),
+    ).toBe(false);
+    expect(referenceMatches(reference, [pieces[0]!, { checked: [[30, 'b']] }])).toBe(false);
+    expect(referenceMatches(reference, [{}, pieces[1]!])).toBe(false);
+    // A proven reference (or one from another video) has nothing to check.
+    expect(referenceMatches({ frames: [0, 30], hashes: null }, [])).toBe(true);
   });
 });

@@ -7,9 +7,35 @@
  */
 import type { TrackerHandoff } from './tracker.js';
 
+/**
+ * The most frames a piece tracks before its first to catch up with a single pass's tracker state (ADR 027):
+ * `body_core`'s running means meet a single pass's to the bit after about 350 frames (306–334 measured on generated
+ * scenes: a difference shrinks by 0.9 a frame until rounding merges it), `eztrack`'s state within 1–4 frames. The
+ * pieces' clean starts are proven this far before their first frame; `config.locationWarmUpFrames` may use fewer;
+ * the video's processing proves those starts ahead (clean-starts.ts `prepareCleanStarts`).
+ */
+export const LOCATION_WARM_UP_FRAMES = 600;
+
 export interface PieceStates {
   entry: TrackerHandoff;
   exit: TrackerHandoff;
+  /** [frame, hash] of the reference's frames the piece decoded itself (ADR 029). */
+  checked?: [number, string][];
+}
+
+/**
+ * Whether the pieces' own decodes gave the very pictures the reference is the median of (ADR 029): every frame of
+ * `frames` must have been decoded by a piece, with the same hash. `hashes` null: nothing to check (the reference
+ * came from proven clean starts, or from another video).
+ */
+export function referenceMatches(
+  reference: { frames: readonly number[]; hashes: readonly string[] | null },
+  pieces: readonly Pick<PieceStates, 'checked'>[],
+): boolean {
+  const { hashes } = reference;
+  if (!hashes) return true;
+  const seen = new Map(pieces.flatMap((piece) => piece.checked ?? []));
+  return reference.frames.every((frame, i) => seen.get(frame) === hashes[i]);
 }
 
 /** JSON with object keys sorted (a database's JSON type may store keys in another order). */

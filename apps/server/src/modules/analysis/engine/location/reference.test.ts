@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { seeded } from './eztrack.scenes.js';
-import { medianReference, referenceFrameIndices } from './reference.js';
+import {
+  frameHash,
+  KEYFRAME_REFERENCE_LIMIT,
+  keyframeReferenceFrames,
+  medianReference,
+  referenceFrameIndices,
+} from './reference.js';
 
 /** np.median per pixel the obvious way: sort each pixel's values, middle one or mean of the two middle ones. */
 function sortedMedian(frames: Uint8Array[], size: number): number[] {
@@ -70,5 +76,34 @@ describe('referenceFrameIndices', () => {
     expect(referenceFrameIndices(1, 50)).toEqual([0]);
     expect(referenceFrameIndices(0, 50)).toEqual([]);
     expect(() => referenceFrameIndices(10, 0)).toThrow(RangeError);
+  });
+});
+
+describe('keyframeReferenceFrames (ADR 029)', () => {
+  it('spreads n of the keyframes evenly by position, first and last included', () => {
+    const keyframes = Array.from({ length: 72 }, (_, i) => i * 250);
+    const picked = keyframeReferenceFrames(keyframes, 50)!;
+    expect(picked).toHaveLength(50);
+    expect(new Set(picked).size).toBe(50);
+    expect(picked[0]).toBe(0);
+    expect(picked.at(-1)).toBe(71 * 250);
+    expect(picked).toEqual(referenceFrameIndices(72, 50).map((i) => keyframes[i]));
+    // Irregular keyframes: still the list's own frames, in order.
+    expect(keyframeReferenceFrames([0, 7, 40, 41, 90], 3)).toEqual([0, 40, 90]);
+  });
+
+  it('declines too few keyframes, and too many for one pass', () => {
+    expect(keyframeReferenceFrames([0, 30, 60], 4)).toBeNull();
+    const many = Array.from({ length: KEYFRAME_REFERENCE_LIMIT * 10 + 1 }, (_, i) => i);
+    expect(keyframeReferenceFrames(many, 10)).toBeNull();
+    expect(keyframeReferenceFrames(many.slice(1), 10)).toHaveLength(10);
+  });
+
+  it("hashes a picture's every byte", () => {
+    const a = new Uint8Array(640 * 480).fill(7);
+    const b = a.slice();
+    expect(frameHash(a)).toBe(frameHash(b));
+    b[b.length - 1] = 8;
+    expect(frameHash(a)).not.toBe(frameHash(b));
   });
 });

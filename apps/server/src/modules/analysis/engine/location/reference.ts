@@ -2,7 +2,10 @@
  * The empty-arena reference of ezTrack's Location Tracking (issue 22): the per-pixel median of N frames spread
  * evenly over the video. ezTrack takes `np.median` of frames at `np.linspace(start, end, N)` positions; we take
  * the same spread as whole frame indices, decoded cleanly (the run decodes them; this file only does the maths).
+ * The default tracker takes N of the video's keyframes spread the same way instead (ADR 029), which one pass
+ * decodes; a frame's hash lets the run check each picture against its own decode.
  */
+import { createHash } from 'node:crypto';
 
 /**
  * The frames whose median is the reference: ⌊k·(frameCount − 1)/(n − 1)⌋ for k = 0 … n − 1, with n clipped to
@@ -23,6 +26,25 @@ export function referenceFrameIndices(frameCount: number, n: number): number[] {
     indices[k] = (product - (product % steps)) / steps;
   }
   return indices;
+}
+
+/**
+ * The keyframes a keyframe reference is the median of (ADR 029): n of them spread evenly over the list by
+ * position (referenceFrameIndices over the list), so with a regular keyframe interval they are spread evenly over
+ * the video's time as ezTrack's frames are. `keyframes` are frame numbers, increasing. Null when there are fewer
+ * keyframes than n, or more than `KEYFRAME_REFERENCE_LIMIT` × n (then one pass would decode too many pictures).
+ */
+export function keyframeReferenceFrames(keyframes: readonly number[], n: number): number[] | null {
+  if (keyframes.length < n || keyframes.length > KEYFRAME_REFERENCE_LIMIT * n) return null;
+  return referenceFrameIndices(keyframes.length, n).map((i) => keyframes[i] as number);
+}
+
+/** At most this many keyframes per reference frame are decoded in the keyframe pass (8 × 50 = 400 pictures). */
+export const KEYFRAME_REFERENCE_LIMIT = 8;
+
+/** A decoded picture's fingerprint: the run compares the reference's frames with its own decode of them. */
+export function frameHash(frame: Uint8Array): string {
+  return createHash('sha256').update(frame).digest('base64url');
 }
 
 /** Pixels handled together, so the per-pixel histograms of a block stay in the cache. */

@@ -2,16 +2,18 @@
  * The plumbing of location tracking on a generated video with a known track, with a small tracker defined here
  * (so the plumbing is proven whatever the real trackers do): frames reach the tracker full-range and in order, a
  * range split into pieces handing their state on equals one pass, bypassed frames get no position and are not
- * shown to the tracker, and the reference's frames are the frames a full decode gives.
+ * shown to the tracker, and the reference's frames are the frames a full decode gives — picked one at a time or
+ * side by side, or the keyframes in one pass (ADR 029), whose count the decoder must agree with.
  */
 import { describe, expect, it } from 'vitest';
+import { LAB_SHAPES, labVideo } from '../../../../../test/fixtures/lab-videos.js';
 import { LOCATION_FIXTURE, locationVideo } from '../../../../../test/fixtures/location-videos.js';
 import { resolveMediaBinaries } from '../../../../adapters/media/binaries.js';
 import { FILE_START } from '../../../../adapters/media/clean-start.js';
 import { FfmpegMedia } from '../../../../adapters/media/ffmpeg-media.js';
 import { demuxerOf } from '../../../../adapters/media/input-policy.js';
 import type { DecodeSource } from '../decode.js';
-import { decodeFramesAt, framePicks, trackFrameRange } from './track-range.js';
+import { decodeFramesAt, decodeKeyframes, framePicks, KeyframesMiscounted, trackFrameRange } from './track-range.js';
 import type { FrameTracker, Point, TrackerHandoff } from './tracker.js';
 
 const binaries = resolveMediaBinaries(process.env.TMPDIR ?? '/tmp');
@@ -173,5 +175,60 @@ describe('location tracking over frame ranges', () => {
     await expect(
       decodeFramesAt(binaries.ffmpeg, source, [{ start: FILE_START, frames: [F.frames + 5] }]),
     ).rejects.toThrow(/ended before frame/);
+  }, 60_000);
+
+  it('decodes the keyframes in one pass and picks side by side, equal to a full decode; a miscount is refused', async () => {
+    const file = locationVideo();
+    const source = await sourceOf(file);
+    const all = smoothingTrackers();
+    await trackFrameRange(
+      { ffmpeg: binaries.ffmpeg, source, startFrame: 0, endFrame: null, bypass_ranges: [] },
+      all.make,
+      null,
+    );
+    const index = await media.packetIndex({ path: file, demuxer: source.demuxer });
+    const keyframes = [...index.keyframes.keys()].filter((frame) => index.keyframes[frame] === 1);
+    expect(keyframes).toEqual([0, 30, 60, 90]);
+    const fromKeyframes = await decodeKeyframes(binaries.ffmpeg, source, keyframes, [30, 90]);
+    expect(fromKeyframes).toHaveLength(2);
+    expect(Buffer.compare(fromKeyframes[0]!, all.log.frames[30]!)).toBe(0);
+    expect(Buffer.compare(fromKeyframes[1]!, all.log.frames[90]!)).toBe(0);
+    // A list of keyframes the decoder does not agree with cannot place its pictures.
+    await expect(decodeKeyframes(binaries.ffmpeg, source, [0, 30, 60], [30])).rejects.toThrow(KeyframesMiscounted);
+
+    // Side by side: the same pictures, in the picks' order.
+    const keyframe = (frame: number) => ({
+      frame,
+      seekS: frame / 30 + 0.001,
+      fromS: frame / 30 - 0.5 / 30,
+      allowed: [],
+    });
+    const picks = [
+      { start: FILE_START, frames: [5, 12] },
+      { start: keyframe(30), frames: [31] },
+      { start: keyframe(60), frames: [60, 88] },
+      { start: keyframe(90), frames: [119] },
+    ];
+    const sideBySide = await decodeFramesAt(binaries.ffmpeg, source, picks, { concurrency: 3 });
+    const wanted = picks.flatMap((pick) => pick.frames);
+    expect(sideBySide).toHaveLength(wanted.length);
+    sideBySide.forEach((frame, i) => {
+      expect(Buffer.compare(frame, all.log.frames[wanted[i]!]!), `frame ${wanted[i]}`).toBe(0);
+    });
+    // One failing pick fails the whole decode, with its own reason.
+    await expect(
+      decodeFramesAt(binaries.ffmpeg, source, [...picks, { start: FILE_START, frames: [F.frames + 5] }], {
+        concurrency: 2,
+      }),
+    ).rejects.toThrow(/ended before frame/);
+
+    // x264's intra refresh flags recovery points the decoder does not take as keyframes: the count tells.
+    const refresh = labVideo(LAB_SHAPES.find((shape) => shape.name === 'intra-refresh')!);
+    const refreshIndex = await media.packetIndex({ path: refresh, demuxer: 'mov' });
+    const flagged = [...refreshIndex.keyframes.keys()].filter((frame) => refreshIndex.keyframes[frame] === 1);
+    expect(flagged.length).toBeGreaterThan(1);
+    await expect(decodeKeyframes(binaries.ffmpeg, await sourceOf(refresh), flagged, flagged)).rejects.toThrow(
+      KeyframesMiscounted,
+    );
   }, 60_000);
 });

@@ -7,7 +7,7 @@
 import { type CleanStart, FILE_START } from '../../../../adapters/media/clean-start.js';
 import { readGrayFrames } from '../../../../adapters/media/gray-frames.js';
 import { type DecodeSource, needsRangeMapping } from '../decode.js';
-import { LIMITED_TO_FULL_RANGE } from '../intensity.js';
+import { instantiateKernel, KERNEL_PAD } from '../kernel.js';
 import { bypassCursor } from '../plan.js';
 import type { FrameTracker, TrackerHandoff } from './tracker.js';
 
@@ -56,15 +56,21 @@ export type TrackerFactory = (handoff: TrackerHandoff | null) => FrameTracker;
 /**
  * Reads a decode of the whole picture into one reused buffer and hands each frame on in full range: frames land in
  * the buffer raw (the media adapter writes them there), so limited-range luma is mapped in place first, as
- * movement detection maps it.
+ * movement detection maps it — by the kernel's SIMD `map_limited` (kernel.wat), the buffer living in the kernel's
+ * memory: a byte-at-a-time table lookup in JavaScript cost more than the tracking itself.
  */
 function fullRangeReader(source: DecodeSource, onFrame: (frame: Uint8Array, index: number) => void) {
-  const frame = new Uint8Array(source.width * source.height);
-  const lut = needsRangeMapping(source) ? LIMITED_TO_FULL_RANGE : null;
+  const size = source.width * source.height;
+  if (!needsRangeMapping(source)) {
+    const frame = new Uint8Array(size);
+    return { frame, onFrame: (index: number) => onFrame(frame, index) };
+  }
+  const { kernel, memory } = instantiateKernel(size + KERNEL_PAD);
+  const frame = new Uint8Array(memory.buffer, 0, size);
   return {
     frame,
     onFrame: (index: number) => {
-      if (lut) for (let i = 0; i < frame.length; i++) frame[i] = lut[frame[i]!]!;
+      kernel.map_limited(0, size);
       onFrame(frame, index);
     },
   };
@@ -182,16 +188,23 @@ export function framePicks(frames: readonly number[], starts: readonly (CleanSta
 
 /**
  * The full-range gray pictures of the picked frames (a repeated frame index answers the same picture again), in
- * the order the picks list them. Each pick is one decode from its clean start.
+ * the order the picks list them. Each pick is one decode from its start; up to `concurrency` run at once (each is
+ * mostly ffmpeg's own start-up when a pick is a frame or two after its keyframe), and the first failure stops the
+ * others.
  */
 export async function decodeFramesAt(
   ffmpeg: string,
   source: DecodeSource,
   picks: readonly FramePick[],
-  hooks: Pick<TrackRangeHooks, 'signal' | 'onSpawn' | 'onProgress'> & { threads?: number } = {},
+  hooks: Pick<TrackRangeHooks, 'signal' | 'onSpawn' | 'onProgress'> & { threads?: number; concurrency?: number } = {},
 ): Promise<Uint8Array[]> {
-  const out: Uint8Array[] = [];
-  for (const pick of picks) {
+  const results: Uint8Array[][] = new Array(picks.length);
+  const failed = new AbortController();
+  const signal = hooks.signal ? AbortSignal.any([hooks.signal, failed.signal]) : failed.signal;
+  let nextPick = 0;
+  let done = 0;
+  const decodePick = async (pick: FramePick): Promise<Uint8Array[]> => {
+    const out: Uint8Array[] = [];
     const wanted = pick.frames;
     const last = wanted.at(-1)!;
     let next = 0;
@@ -206,10 +219,68 @@ export async function decodeFramesAt(
       ffmpeg,
       source,
       { start: pick.start, frames: last - pick.start.frame + 1, crop: wholePicture(source), threads: hooks.threads },
-      { ...reader, signal: hooks.signal, onSpawn: hooks.onSpawn },
+      { ...reader, signal, onSpawn: hooks.onSpawn },
     );
     if (next < wanted.length) throw new Error(`the video ended before frame ${wanted[next]}`);
-    hooks.onProgress?.(out.length);
+    return out;
+  };
+  const lane = async () => {
+    while (nextPick < picks.length) {
+      const index = nextPick++;
+      results[index] = await decodePick(picks[index] as FramePick);
+      done += results[index].length;
+      hooks.onProgress?.(done);
+    }
+  };
+  let firstError: unknown = null;
+  const lanes = Array.from({ length: Math.max(1, Math.min(hooks.concurrency ?? 1, picks.length)) }, () =>
+    lane().catch((error: unknown) => {
+      // The first lane's own error is the reason, not a sibling's "cancelled" after the abort.
+      if (!failed.signal.aborted) firstError = error;
+      failed.abort();
+      throw error;
+    }),
+  );
+  const settled = await Promise.allSettled(lanes);
+  if (settled.some((result) => result.status === 'rejected')) throw firstError;
+  return results.flat();
+}
+
+/** The decoder took a different number of keyframes than the packet index flags: the pictures cannot be placed. */
+export class KeyframesMiscounted extends Error {
+  override readonly name = 'KeyframesMiscounted';
+}
+
+/**
+ * The full-range gray pictures of `wanted` (increasing, each one of `keyframes`: every frame the packet index flags
+ * as a keyframe, in display order) from one pass that decodes keyframes only. Throws KeyframesMiscounted when the
+ * decoder output another number of pictures than `keyframes` holds, and DecodeErrorReport on any decode error.
+ */
+export async function decodeKeyframes(
+  ffmpeg: string,
+  source: DecodeSource,
+  keyframes: readonly number[],
+  wanted: readonly number[],
+  hooks: Pick<TrackRangeHooks, 'signal' | 'onSpawn'> & { threads?: number } = {},
+): Promise<Uint8Array[]> {
+  const out: Uint8Array[] = [];
+  let next = 0;
+  let decoded = 0;
+  const reader = fullRangeReader(source, (frame, decodedIndex) => {
+    decoded = decodedIndex + 1;
+    if (next < wanted.length && keyframes[decodedIndex] === wanted[next]) {
+      out.push(frame.slice());
+      next++;
+    }
+  });
+  await readGrayFrames(
+    ffmpeg,
+    source,
+    { start: FILE_START, frames: null, crop: wholePicture(source), threads: hooks.threads, keyframesOnly: true },
+    { ...reader, signal: hooks.signal, onSpawn: hooks.onSpawn },
+  );
+  if (decoded !== keyframes.length || next !== wanted.length) {
+    throw new KeyframesMiscounted(`the decoder gave ${decoded} keyframes, the packet index flags ${keyframes.length}`);
   }
   return out;
 }

@@ -57,7 +57,7 @@ const OTHER_REFERENCES =
 export function checkedReference(
   frames: readonly Uint8Array[],
   median: Float32Array,
-  task: Pick<LocationReferenceTask, 'source' | 'tracker'>,
+  task: Pick<LocationReferenceTask, 'source'> & { tracker: NonNullable<LocationReferenceTask['tracker']> },
 ): { reference: Float32Array; notes: string[] } {
   if (task.tracker.parameters.algorithm !== BODY_ALGORITHM) return { reference: median, notes: [] };
   const { width, height } = task.source;
