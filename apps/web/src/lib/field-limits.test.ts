@@ -32,6 +32,7 @@ describe('field limits', () => {
       subjectNotes: maxLength('/api/projects/{project_uuid}/subjects/', 'post', 'notes'),
       videoName: maxLength(video, 'patch', 'name'),
       trackName: maxLength(`${video}annotations/config/`, 'post', 'name'),
+      protocolName: maxLength('/api/projects/{project_uuid}/protocols/', 'post', 'name'),
     };
     expect(Object.values(expected).every((value) => typeof value === 'number')).toBe(true);
     expect(FIELD_LIMITS).toEqual(expected);

@@ -13,4 +13,5 @@ export const FIELD_LIMITS = {
   subjectNotes: 10_000,
   videoName: 255,
   trackName: 100,
+  protocolName: 100,
 } as const;

@@ -11,10 +11,19 @@ export const projectSections: RouteObject[] = [
   { path: 'analysis-logs', lazy: () => import('./analysis-logs') },
   { path: 'movement-detector', lazy: () => import('./movement-detector') },
   { path: 'location-tracker', lazy: () => import('./location-tracker') },
+  // Not in the spec's route list: pose analyses of issue 24 (ADR 037).
+  { path: 'pose', lazy: () => import('./pose') },
   { path: 'quick-score', lazy: () => import('./quick-score') },
   { path: 'annotator', lazy: () => import('./annotator') },
   // Not in the spec's route list: the Agreement view of issue 13 (ADR 010), reached from the tools by link.
   { path: 'agreement', lazy: () => import('./agreement') },
+  // Not in the spec's route list: whole experiments of issue 23 (ADR 036) — protocols, and batches run from them.
+  { path: 'protocols', lazy: () => import('./protocols') },
+  { path: 'protocols/new', lazy: () => import('./new-protocol') },
+  { path: 'protocols/:protocolUuid', lazy: () => import('./protocol') },
+  { path: 'batches', lazy: () => import('./batches') },
+  { path: 'batches/new', lazy: () => import('./new-batch') },
+  { path: 'batches/:batchUuid', lazy: () => import('./batch') },
   // Not in the spec's route list: the project's trash of issue 19 (deleted objects kept TRASH_DAYS, restorable).
   { path: 'trash', lazy: () => import('./trash') },
 ];

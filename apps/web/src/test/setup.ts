@@ -22,7 +22,26 @@ function installMatchMedia(matches = false) {
   });
 }
 
+// jsdom has no pointer capture; sonner captures the pointer when a toast is pressed (a click on a toast's link).
+if (!Element.prototype.setPointerCapture) {
+  Element.prototype.setPointerCapture = () => {};
+  Element.prototype.releasePointerCapture = () => {};
+  Element.prototype.hasPointerCapture = () => false;
+}
+
+// React reports a broken render (a list without keys, an element where it may not nest) on console.error and
+// carries on; the browser suite fails on it, so the unit suite does too, where it is cheaper to find.
+const reactWarnings: string[] = [];
+const REACT_WARNING = /unique "key" prop|cannot be a descendant of|cannot contain a nested|is not a valid DOM/;
+const printError = console.error.bind(console);
+console.error = (...args: unknown[]) => {
+  const text = args.map(String).join(' ');
+  if (REACT_WARNING.test(text)) reactWarnings.push(text);
+  printError(...args);
+};
+
 beforeEach(() => {
+  reactWarnings.length = 0;
   installMatchMedia(false);
   window.localStorage.clear();
   for (const cookie of document.cookie.split(';')) {
@@ -35,4 +54,5 @@ beforeEach(() => {
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
+  if (reactWarnings.length > 0) throw new Error(`React warned while rendering:\n${reactWarnings.join('\n')}`);
 });

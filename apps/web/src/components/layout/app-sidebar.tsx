@@ -1,10 +1,13 @@
 import {
   Activity,
+  Bone,
+  BookMarked,
   ClipboardList,
   Crosshair,
   FolderKanban,
   Gauge,
   House,
+  Layers,
   type LucideIcon,
   PenLine,
   ScanEye,
@@ -32,7 +35,7 @@ import { NavUser } from './nav-user';
 
 type NavItem = { title: string; section: string | null; icon: LucideIcon; badge?: string };
 
-/** The two sidebar groups of spec §1. `section` null is the dashboard (/). */
+/** The two sidebar groups of spec §1, and the experiments' (issue 23). `section` null is the dashboard (/). */
 export const NAV_GROUPS: { label: string; items: NavItem[] }[] = [
   {
     label: 'General',
@@ -47,8 +50,17 @@ export const NAV_GROUPS: { label: string; items: NavItem[] }[] = [
     items: [
       { title: 'Movement Detector', section: 'movement-detector', icon: Activity },
       { title: 'Location Tracker', section: 'location-tracker', icon: Crosshair },
+      { title: 'Pose', section: 'pose', icon: Bone },
       { title: 'Quick Score', section: 'quick-score', icon: Gauge },
       { title: 'Annotator', section: 'annotator', icon: PenLine, badge: 'New' },
+    ],
+  },
+  // Not in spec §1: whole experiments (issue 23, ADR 036), settings saved once and run on many videos.
+  {
+    label: 'Experiments',
+    items: [
+      { title: 'Protocols', section: 'protocols', icon: BookMarked },
+      { title: 'Batches', section: 'batches', icon: Layers },
     ],
   },
 ];

@@ -1,5 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { frameAt } from './frames';
 import { PlayerController } from './player-controller';
 import { VideoPlayer } from './video-player';
 
@@ -23,6 +24,8 @@ class FakeVideo extends EventTarget {
   private nextId = 1;
   private ticker: ReturnType<typeof setInterval> | null = null;
   seeks: number[] = [];
+  /** Chromium's mediaTime: whole microseconds, cut (229 / 30 s → 7.633333 s). */
+  microseconds = false;
 
   get currentTime() {
     return this.time;
@@ -67,7 +70,8 @@ class FakeVideo extends EventTarget {
     this.shownFrame = frame;
     const due = [...this.callbacks.values()];
     this.callbacks.clear();
-    for (const callback of due) callback(performance.now(), { mediaTime: frame / FPS } as VideoFrameCallbackMetadata);
+    const mediaTime = this.microseconds ? Math.floor((frame / FPS) * 1e6) / 1e6 : frame / FPS;
+    for (const callback of due) callback(performance.now(), { mediaTime } as VideoFrameCallbackMetadata);
   }
   get frame() {
     return this.shownFrame;
@@ -110,6 +114,18 @@ describe('PlayerController', () => {
     const end = player.seekFrame(10_000);
     await vi.advanceTimersByTimeAsync(5);
     expect(await end).toBe(299);
+  });
+
+  it('gives every frame played its own start time on the clock, though the browser cuts it to microseconds', async () => {
+    const { player, first } = setup();
+    first.microseconds = true;
+    const read: [number, number][] = [];
+    player.clock.subscribe(() => read.push([first.frame, frameAt(player.clock.get(), FPS)]));
+    player.play();
+    await vi.advanceTimersByTimeAsync(3000);
+    player.pause();
+    expect(read.length).toBeGreaterThan(80);
+    expect(read.filter(([shown, clock]) => shown !== clock)).toEqual([]);
   });
 
   it('plays a clip, stops at its last frame and rests on the frame asked for', async () => {

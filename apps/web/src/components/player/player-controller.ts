@@ -212,7 +212,9 @@ export class PlayerController {
     if (hasFrameCallbacks(element)) {
       const onFrame = (now: number, metadata: VideoFrameCallbackMetadata) => {
         if (this.loopHandle?.element !== element) return;
-        this.onPresented(now, metadata.mediaTime);
+        // mediaTime names the frame's start but comes in whole microseconds (Chromium): 229 / 30 s arrives as
+        // 7.633333 s, a hair before the frame, which the clock's readers (frameAt) would take for frame 228.
+        this.onPresented(now, frameStart(nearestFrame(metadata.mediaTime, this.fps), this.fps));
         if (!element.paused && this.loopHandle?.element === element) {
           this.loopHandle = { element, id: element.requestVideoFrameCallback(onFrame), raf: false };
         } else this.loopHandle = null;

@@ -18,6 +18,7 @@ export interface PlayerSource {
 /**
  * The app's one video player shell: the picture (sized to the video's own ratio, so that `overlay` — ROIs, marks —
  * lies exactly over it), the elements the `player` controller drives, and a control area below (`controls`).
+ * `marks` are drawings over the picture that take no pointer events (the pose overlay): clicks reach the picture.
  * It listens to no key: a page that wants keys passes `onKeyDown`, which makes the player a focusable application.
  * With `standby`, a second, hidden element preloads the next clip (see PlayerController.preloadClip).
  */
@@ -25,6 +26,7 @@ export function VideoPlayer({
   player,
   source,
   overlay,
+  marks,
   controls,
   standby = false,
   onKeyDown,
@@ -35,6 +37,7 @@ export function VideoPlayer({
   player: PlayerController;
   source: PlayerSource;
   overlay?: ReactNode;
+  marks?: ReactNode;
   controls?: ReactNode;
   standby?: boolean;
   onKeyDown?: KeyboardEventHandler<HTMLDivElement>;
@@ -91,6 +94,7 @@ export function VideoPlayer({
             <>
               {element(0)}
               {standby ? element(1) : null}
+              {marks ? <div className="pointer-events-none absolute inset-0 z-[2]">{marks}</div> : null}
               {overlay ? <div className="absolute inset-0 z-[2]">{overlay}</div> : null}
             </>
           ) : (

@@ -36,6 +36,14 @@ describe('re-runs', () => {
     expect(eventDetectionSource(location)).toBeNull();
   });
 
+  it('repeats a pose-derived series with its measure and parts; events are detected on its own series', () => {
+    const parameters = { pose_uuid: 'pose-1', measure: 'speed', individual: 'single', parts: ['nose'] };
+    const derived = run({ kind: 'pose_series', parameters });
+    expect(sameParametersBody(derived)).toEqual({ kind: 'pose_series', parameters });
+    expect(eventDetectionSource(derived)).toBe('run-1');
+    expect(eventDetectionSource({ ...derived, status: 'running' })).toBeNull();
+  });
+
   it('repeats an event detection on the series it read', () => {
     const events = run({ kind: 'event_detection', source_analysis_uuid: 'run-0', parameters: { refractory_s: 2 } });
     expect(sameParametersBody(events)).toEqual({
@@ -92,6 +100,21 @@ describe('links', () => {
       '/projects/p/location-tracker?subject=s&video=v&run=r&edit=1',
     );
     expect(resultUrl({ ...place, kind: 'movement_detection' })).toBe(movementDetectorUrl(place));
+    expect(resultUrl({ ...place, kind: 'pose_series' }, { edit: true })).toBe(
+      '/projects/p/pose?subject=s&video=v&run=r&edit=1',
+    );
+  });
+
+  it('opens an event detection where its series is shown: a pose series’ on the Pose page (ADR 037)', () => {
+    const onPose = {
+      ...place,
+      kind: 'event_detection' as const,
+      source_series: { analysis_uuid: 'src', kind: 'pose_series' as const, pose: null },
+    };
+    expect(resultUrl(onPose)).toBe('/projects/p/pose?subject=s&video=v&run=r');
+    const onMovement = { ...onPose, source_series: { ...onPose.source_series, kind: 'movement_detection' as const } };
+    expect(resultUrl(onMovement)).toBe(movementDetectorUrl(place));
+    expect(resultUrl({ ...place, kind: 'event_detection', source_series: null })).toBe(movementDetectorUrl(place));
   });
 
   it('opens a run in Quick Score', () => {

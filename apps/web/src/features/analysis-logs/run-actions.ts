@@ -1,16 +1,19 @@
 /** What a run of the log allows: re-runs (the body to POST) and the pages that open it. Pure, so unit-tested. */
 import type { AnalysisRun, CreateAnalysisBody } from '@/features/analysis/api';
+import { readsPoseSeries } from '@/features/analysis/series-names';
 
 type RunFields = Pick<AnalysisRun, 'analysis_uuid' | 'kind' | 'status' | 'parameters' | 'source_analysis_uuid'>;
 
 /**
  * The run whose series an event detection of `run` reads: an event detection's own source (it shares that
- * series), or a succeeded time series import itself. Null for movement detection (its parameters are edited in
- * the Movement Detector) and for an import without a series.
+ * series), or a succeeded time series import or pose-derived series itself (ADR 032: events are detected on it).
+ * Null for movement detection (its parameters are edited in the Movement Detector) and for a run without a series.
  */
 export function eventDetectionSource(run: RunFields): string | null {
   if (run.kind === 'event_detection') return run.source_analysis_uuid;
-  if (run.kind === 'timeseries_import') return run.status === 'succeeded' ? run.analysis_uuid : null;
+  if (run.kind === 'timeseries_import' || run.kind === 'pose_series') {
+    return run.status === 'succeeded' ? run.analysis_uuid : null;
+  }
   return null;
 }
 
@@ -19,7 +22,7 @@ export function eventDetectionSource(run: RunFields): string | null {
  * gets an event detection with the same parameters on its series. Null when nothing can be repeated.
  */
 export function sameParametersBody(run: RunFields): CreateAnalysisBody | null {
-  if (run.kind === 'movement_detection' || run.kind === 'location_tracking') {
+  if (run.kind === 'movement_detection' || run.kind === 'location_tracking' || run.kind === 'pose_series') {
     return { kind: run.kind, parameters: run.parameters };
   }
   const source = eventDetectionSource(run);
@@ -70,16 +73,23 @@ export function movementDetectorUrl(run: RunPlace, options: { edit?: boolean; an
 
 /**
  * The page that shows a run and edits its settings: the Location Tracker for location tracking (it has no events,
- * so neither Quick Score nor Agreement opens it), the Movement Detector for the rest.
+ * so neither Quick Score nor Agreement opens it), the Pose page for a pose-derived series and the event detections
+ * on one (their answer's `source_series` says so, ADR 037), the Movement Detector for the rest.
  */
 export function resultUrl(
-  run: RunPlace & Pick<AnalysisRun, 'kind'>,
+  run: RunPlace & Pick<AnalysisRun, 'kind'> & Partial<Pick<AnalysisRun, 'source_series'>>,
   options: { edit?: boolean; analysisUuid?: string } = {},
 ): string {
-  if (run.kind !== 'location_tracking') return movementDetectorUrl(run, options);
+  const page =
+    run.kind === 'location_tracking'
+      ? 'location-tracker'
+      : readsPoseSeries({ kind: run.kind, source_series: run.source_series ?? null })
+        ? 'pose'
+        : null;
+  if (!page) return movementDetectorUrl(run, options);
   const query = runQuery(run, options.analysisUuid);
   if (options.edit) query.set('edit', '1');
-  return `/projects/${run.project_uuid}/location-tracker?${query}`;
+  return `/projects/${run.project_uuid}/${page}?${query}`;
 }
 
 export function quickScoreUrl(run: RunPlace): string {

@@ -57,6 +57,60 @@ describe('run parameters in words', () => {
     expect(values.bypass_ranges?.endsWith('90–92.5 s and 3 more')).toBe(true);
   });
 
+  it('names a location run’s settings as the Location Tracker does, its bins as result bins', () => {
+    const parameters = {
+      algorithm: 'body_core',
+      zones: [
+        {
+          name: 'Centre',
+          points: [
+            [0, 0],
+            [10, 0],
+            [10, 10],
+            [0, 10],
+          ],
+        },
+      ],
+      exclusions: [],
+      scale: {
+        px_distance: 200,
+        true_distance: 40,
+        unit: 'cm',
+        line: [
+          [0, 0],
+          [200, 0],
+        ],
+      },
+      reference: { frames: [0, 120] },
+      bin_s: 60,
+      jump_px: null,
+      noise_k: 6,
+    };
+    const rows = parameterRows(parameters, 'location_tracking');
+    expect(rows.map((row) => row.key)).toEqual([
+      'algorithm',
+      'zones',
+      'exclusions',
+      'scale',
+      'reference',
+      'bin_s',
+      'jump_px',
+      'noise_k',
+    ]);
+    expect(byKey(rows)).toEqual({
+      algorithm: 'Body centre (default)',
+      zones: 'Centre: 4 points',
+      exclusions: 'None',
+      scale: '200 px = 40 cm',
+      reference: 'Frames 0, 120',
+      bin_s: '60 s',
+      jump_px: 'A body length',
+      noise_k: '6',
+    });
+    expect(rows.find((row) => row.key === 'bin_s')?.label).toBe('Bin length (s)');
+    expect(parameterRows({ bin_s: 60 }).find((row) => row.key === 'bin_s')?.label).toBe('Freezing time bin');
+  });
+
   it('drops float noise from numbers', () => {
     expect(formatNumber(0.1 + 0.2)).toBe('0.3');
     expect(formatNumber(20)).toBe('20');

@@ -1,6 +1,17 @@
 /** How a run reads in Analysis Logs: names, parameters and summary figures as people say them. */
 import type { AnalysisKind, AnalysisRun, AnalysisStatus, AnalysisSummary } from '@/features/analysis/api';
 import { KIND_LABELS } from '@/features/analysis/labels';
+import { partLabel, posePartsOf } from '@/features/analysis/series-names';
+import {
+  ALGORITHMS,
+  BIN_FIELD,
+  BODY_FIELDS,
+  EZTRACK_FIELDS,
+  JUMP_FIELD,
+  METHODS,
+  POLARITIES,
+  REFERENCE_FIELD,
+} from '@/features/location-tracker/parameters';
 import { formatDuration } from '@/lib/format';
 
 export const ANALYSIS_KINDS = [
@@ -96,6 +107,77 @@ const PARAMETERS: Record<string, { label: string; format?: (value: unknown) => s
     label: 'Freezing time bin',
     format: (value) => (typeof value === 'number' ? seconds(value) : formatValue(value)),
   },
+  // A pose-derived series (ADR 032, 037): a body part is a name (of `individual`) or {individual, part}.
+  measure: { label: 'Measure' },
+  individual: { label: 'Individual' },
+  parts: {
+    label: 'Body parts',
+    format: (value) =>
+      Array.isArray(value)
+        ? value
+            .map((entry) => (typeof entry === 'string' ? entry : partLabel(posePartsOf({ parts: [entry] })[0]!)))
+            .join(', ')
+        : formatValue(value),
+  },
+};
+
+const choice = (options: readonly { value: string; label: string }[]) => (value: unknown) =>
+  options.find((option) => option.value === value)?.label ?? formatValue(value);
+
+type Zone = { name?: unknown; points?: unknown };
+const pointCount = (points: unknown) => (Array.isArray(points) ? points.length : 0);
+
+/** The Location Tracker's settings (ADR 024–027), in the order its page presents them. */
+const LOCATION_PARAMETERS: Record<string, { label: string; format?: (value: unknown) => string }> = {
+  algorithm: { label: 'Tracker', format: choice(ALGORITHMS) },
+  zones: {
+    label: 'Zones',
+    format: (value) => {
+      if (!Array.isArray(value)) return formatValue(value);
+      if (value.length === 0) return 'None';
+      return (value as Zone[])
+        .map((zone) => `${typeof zone?.name === 'string' ? zone.name : '?'}: ${pointCount(zone?.points)} points`)
+        .join('\n');
+    },
+  },
+  exclusions: {
+    label: 'Exclusion regions',
+    format: (value) => (Array.isArray(value) ? (value.length === 0 ? 'None' : `${value.length}`) : formatValue(value)),
+  },
+  scale: {
+    label: 'Scale',
+    format: (value) => {
+      const scale = value as { px_distance?: unknown; true_distance?: unknown; unit?: unknown } | null;
+      if (!scale) return 'None (pixels)';
+      if (typeof scale.px_distance !== 'number' || typeof scale.true_distance !== 'number') return formatValue(value);
+      return `${formatNumber(scale.px_distance)} px = ${formatNumber(scale.true_distance)} ${String(scale.unit)}`;
+    },
+  },
+  reference: {
+    label: 'Reference',
+    format: (value) => {
+      const reference = value as { video_uuid?: unknown; frames?: unknown } | null;
+      if (!reference) return 'Frames spread over the video';
+      if (typeof reference.video_uuid === 'string') return `Empty-arena video ${shortId(reference.video_uuid)}`;
+      if (Array.isArray(reference.frames)) return `Frames ${reference.frames.join(', ')}`;
+      return formatValue(value);
+    },
+  },
+  [REFERENCE_FIELD.name]: { label: REFERENCE_FIELD.label },
+  [BIN_FIELD.name]: {
+    label: BIN_FIELD.label,
+    format: (value) => (typeof value === 'number' ? seconds(value) : value == null ? 'No bins' : formatValue(value)),
+  },
+  [JUMP_FIELD.name]: {
+    label: JUMP_FIELD.label,
+    format: (value) => (value == null ? 'A body length' : formatValue(value)),
+  },
+  polarity: { label: 'Animal vs arena (body tracker)', format: choice(POLARITIES) },
+  ...Object.fromEntries(BODY_FIELDS.map((field) => [field.name, { label: field.label }])),
+  method: { label: 'Animal vs arena (ezTrack)', format: choice(METHODS) },
+  use_window: { label: 'Use a window' },
+  rmv_wire: { label: 'Remove wires' },
+  ...Object.fromEntries(EZTRACK_FIELDS.map((field) => [field.name, { label: field.label }])),
 };
 
 /** Any stored value as text (for parameters this app does not know yet). */
@@ -113,14 +195,18 @@ export interface DisplayRow {
   value: string;
 }
 
-/** Every parameter of a run, the known ones first in a fixed order, then the others by name. */
-export function parameterRows(parameters: Record<string, unknown>): DisplayRow[] {
-  const known = Object.keys(PARAMETERS).filter((key) => key in parameters);
+/**
+ * Every parameter of a run (or a protocol), the known ones first in a fixed order, then the others by name. A
+ * location-tracking run's are named as the Location Tracker names them (its `bin_s` cuts results, not freezing).
+ */
+export function parameterRows(parameters: Record<string, unknown>, kind?: AnalysisKind): DisplayRow[] {
+  const specs = kind === 'location_tracking' ? LOCATION_PARAMETERS : PARAMETERS;
+  const known = Object.keys(specs).filter((key) => key in parameters);
   const others = Object.keys(parameters)
-    .filter((key) => !(key in PARAMETERS))
+    .filter((key) => !(key in specs))
     .sort();
   return [...known, ...others].map((key) => {
-    const spec = PARAMETERS[key];
+    const spec = specs[key];
     const value = parameters[key];
     return { key, label: spec?.label ?? key, value: spec?.format ? spec.format(value) : formatValue(value) };
   });

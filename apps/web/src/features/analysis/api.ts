@@ -50,6 +50,8 @@ export interface RunFilters {
   status?: AnalysisStatus;
   subject?: string;
   video?: string;
+  /** Runs made from this protocol, any version (ADR 031). */
+  protocol?: string;
   /** Only runs that found events ('true') or none ('false'). */
   has_events?: 'true' | 'false';
   page?: number;
@@ -129,11 +131,15 @@ export const analysisApi = {
   /** Moves the run (revoked first if still running) and its events to the project's trash. */
   destroy: (ref: VideoRef, analysisUuid: string): Promise<void> =>
     api.DELETE(RUN, { params: onRun(ref, analysisUuid) }),
-  events: (ref: VideoRef, analysisUuid: string): Promise<EventsAnswer> =>
+  /** The run's events; each one nobody decided on carries a suggestion where its classes reach `minPrecision`. */
+  events: (ref: VideoRef, analysisUuid: string, minPrecision?: number): Promise<EventsAnswer> =>
     api.GET('/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/analysis/retrieve-events/', {
       params: {
         path: videoPath(ref),
-        query: { analysis_uuid: requireParam('analysisUuid', analysisUuid, 'analysisRetrieveEvents') },
+        query: {
+          analysis_uuid: requireParam('analysisUuid', analysisUuid, 'analysisRetrieveEvents'),
+          ...(minPrecision === undefined ? {} : { min_precision: minPrecision }),
+        },
       },
     }),
   updateEvents: (ref: VideoRef, body: UpdateEventsBody): Promise<UpdateEventsAnswer> =>

@@ -6,6 +6,7 @@ export const KIND_LABELS: Record<AnalysisKind, string> = {
   event_detection: 'Event detection',
   timeseries_import: 'Time series import',
   location_tracking: 'Location tracking',
+  pose_series: 'Pose-derived series',
 };
 
 /** "Revoked": the word of the spec's run transitions and of the Revoke action in Analysis Logs. */

@@ -11,6 +11,8 @@ export type TrackRanges = ApiResponse<AnnotationsPath<'{annotation_config_uuid}/
 export type CreateTrackBody = ApiRequestBody<AnnotationsPath<'config/'>, 'post'>;
 export type TrackChanges = ApiRequestBody<AnnotationsPath<'config/{annotation_config_uuid}/'>, 'patch'>;
 export type TrackPreset = ApiResponse<'/api/projects/{project_uuid}/annotations/presets/', 'get'>['tracks'][number];
+export type FillFromSeriesBody = ApiRequestBody<AnnotationsPath<'fill-from-series/'>, 'post'>;
+export type FillFromSeriesAnswer = ApiResponse<AnnotationsPath<'fill-from-series/'>, 'post'>;
 
 /** The body of a 409 on a track's ranges: the version and ranges the server has now. */
 export interface RangesConflict {
@@ -90,6 +92,12 @@ export const annotationsApi = {
       { ...onTrack(ref, uuid), body: form },
     );
   },
+  /** Bouts where a run's series meets a rule, into a new track or one of the video's (ADR 037). */
+  fillFromSeries: (ref: AnnotationVideoRef, body: FillFromSeriesBody): Promise<FillFromSeriesAnswer> =>
+    api.POST('/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/annotations/fill-from-series/', {
+      ...onVideo(ref),
+      body,
+    }),
   exportCsv: (ref: AnnotationVideoRef, uuid: string) =>
     apiDownload(
       'get',

@@ -8,7 +8,9 @@ import { apiDownload } from '@/lib/api-client-typed';
 import { saveResponse } from '@/lib/download';
 
 export type FigureName = 'track' | 'heatmap';
-export type FigureFormat = 'png' | 'svg';
+export type { FigureFormat } from '@/components/figure/server-figure';
+
+import type { FigureFormat } from '@/components/figure/server-figure';
 
 const FIGURE_PATH =
   '/api/projects/{project_uuid}/subjects/{subject_uuid}/videos/{video_uuid}/analysis/{analysis_uuid}/figure/';

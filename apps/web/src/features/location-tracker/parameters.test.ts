@@ -126,4 +126,32 @@ describe('location settings', () => {
     });
     expect(locationFieldErrors(new Error('offline'))).toEqual({});
   });
+
+  it('take the positions from a pose body part: the source, the bins and jumps, and none of the tracker’s settings', () => {
+    const values = defaultParameterValues();
+    values.position = 'pose';
+    expect(parseParameterValues(values)).toEqual({
+      ok: false,
+      errors: { source: ['Choose the pose set.', 'Choose the body part.'] },
+    });
+    values.pose = { poseUuid: 'set-1', individual: '', part: 'nose', cutoff: '0.8', maxGap: '3' };
+    values.numbers.bin_s = '60';
+    const parsed = parseParameterValues(values);
+    expect(parsed).toEqual({
+      ok: true,
+      parameters: {
+        bin_s: 60,
+        jump_px: null,
+        source: { pose_uuid: 'set-1', part: 'nose', likelihood_cutoff: 0.8, max_gap_frames: 3 },
+      },
+    });
+    // A run's source comes back into the controls.
+    const back = parameterValuesFromRun({
+      source: { pose_uuid: 'set-1', individual: 'mouse2', part: 'nose', likelihood_cutoff: 0.5, max_gap_frames: 0 },
+      zones: [],
+    });
+    expect(back.position).toBe('pose');
+    expect(back.pose).toEqual({ poseUuid: 'set-1', individual: 'mouse2', part: 'nose', cutoff: '0.5', maxGap: '0' });
+    expect(parameterValuesFromRun({ algorithm: 'eztrack' }).position).toBe('tracker');
+  });
 });

@@ -198,7 +198,22 @@ export interface ReferenceValues {
   frames: string;
 }
 
+/** Where the positions come from (ADR 037): the video tracker, or a body part of one of the video's pose sets. */
+export type PositionFrom = 'tracker' | 'pose';
+
+/** The pose body part whose points are the positions, with the pose series' rules for missing points (as typed). */
+export interface PoseSourceValues {
+  poseUuid: string;
+  /** Empty: the set's only individual. */
+  individual: string;
+  part: string;
+  cutoff: string;
+  maxGap: string;
+}
+
 export interface ParameterValues {
+  position: PositionFrom;
+  pose: PoseSourceValues;
   algorithm: Algorithm;
   reference: ReferenceValues;
   method: Method;
@@ -210,6 +225,8 @@ export interface ParameterValues {
 
 export function defaultParameterValues(): ParameterValues {
   return {
+    position: 'tracker',
+    pose: { poseUuid: '', individual: '', part: '', cutoff: '0.6', maxGap: '5' },
     algorithm: ALGORITHMS[0].value,
     reference: { source: 'spread', videoUuid: '', frames: '' },
     method: 'dark',
@@ -225,6 +242,17 @@ export function defaultParameterValues(): ParameterValues {
 /** A run's stored parameters back into the controls; missing or odd values give the default. */
 export function parameterValuesFromRun(parameters: Record<string, unknown>): ParameterValues {
   const values = defaultParameterValues();
+  const source = parameters.source as Record<string, unknown> | null | undefined;
+  if (source && typeof source === 'object') {
+    values.position = 'pose';
+    values.pose = {
+      poseUuid: typeof source.pose_uuid === 'string' ? source.pose_uuid : '',
+      individual: typeof source.individual === 'string' ? source.individual : '',
+      part: typeof source.part === 'string' ? source.part : '',
+      cutoff: typeof source.likelihood_cutoff === 'number' ? String(source.likelihood_cutoff) : values.pose.cutoff,
+      maxGap: typeof source.max_gap_frames === 'number' ? String(source.max_gap_frames) : values.pose.maxGap,
+    };
+  }
   const algorithm = ALGORITHMS.find((item) => item.value === parameters.algorithm);
   if (algorithm) values.algorithm = algorithm.value;
   const method = METHODS.find((item) => item.value === parameters.method);
@@ -250,6 +278,7 @@ export function parameterValuesFromRun(parameters: Record<string, unknown>): Par
 export function parseParameterValues(
   values: ParameterValues,
 ): { ok: true; parameters: Record<string, unknown> } | { ok: false; errors: FieldErrors } {
+  if (values.position === 'pose') return parsePoseSource(values);
   const parameters: Record<string, unknown> = {
     algorithm: values.algorithm,
     method: values.method,
@@ -306,4 +335,39 @@ export function locationFieldErrors(error: unknown): FieldErrors {
     out[name] = [...(out[name] ?? []), ...(detail ?? [])];
   }
   return out;
+}
+
+/**
+ * Positions from a pose body part: the source, and the settings that still apply (bins, jumps); the tracker's own
+ * settings and its reference are not sent (the server keeps none of them for such a run).
+ */
+function parsePoseSource(
+  values: ParameterValues,
+): { ok: true; parameters: Record<string, unknown> } | { ok: false; errors: FieldErrors } {
+  const errors: FieldErrors = {};
+  const parameters: Record<string, unknown> = {};
+  for (const field of [BIN_FIELD, JUMP_FIELD]) {
+    const text = values.numbers[field.name].trim();
+    if (text === '') parameters[field.name] = null;
+    else if (!Number.isFinite(Number(text))) errors[field.name] = ['Enter a number.'];
+    else parameters[field.name] = Number(text);
+  }
+  const { pose } = values;
+  const problems: string[] = [];
+  if (!pose.poseUuid) problems.push('Choose the pose set.');
+  if (!pose.part) problems.push('Choose the body part.');
+  const cutoff = Number(pose.cutoff);
+  if (pose.cutoff.trim() === '' || !(cutoff >= 0 && cutoff <= 1))
+    problems.push('The likelihood cutoff is a number from 0 to 1.');
+  if (!/^\d+$/.test(pose.maxGap.trim())) problems.push('The gaps to fill are a whole number of frames.');
+  if (problems.length > 0) errors.source = problems;
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  parameters.source = {
+    pose_uuid: pose.poseUuid,
+    ...(pose.individual ? { individual: pose.individual } : {}),
+    part: pose.part,
+    likelihood_cutoff: cutoff,
+    max_gap_frames: Number(pose.maxGap),
+  };
+  return { ok: true, parameters };
 }

@@ -20,6 +20,7 @@ export const PROJECT_SECTIONS = [
   'analysis-logs',
   'movement-detector',
   'location-tracker',
+  'pose',
   'quick-score',
   'annotator',
 ] as const;

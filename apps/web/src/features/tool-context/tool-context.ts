@@ -6,7 +6,7 @@
  */
 import { readJson, writeStorage } from '@/lib/storage';
 
-export type ToolName = 'movement-detector' | 'location-tracker' | 'quick-score' | 'annotator';
+export type ToolName = 'movement-detector' | 'location-tracker' | 'pose' | 'quick-score' | 'annotator';
 
 export interface ToolContext {
   subject: string;

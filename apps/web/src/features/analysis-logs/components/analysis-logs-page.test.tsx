@@ -1,8 +1,10 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { Toaster } from '@/components/ui/sonner';
 import type { AnalysisRun } from '@/features/analysis/api';
 import { sessionStore } from '@/features/auth/session';
+import { ThemeProvider } from '@/features/theme/theme-provider';
 import { queryClient } from '@/lib/query-client';
 import { tokens } from '@/lib/tokens';
 import { json, mockFetch } from '@/test/http';
@@ -56,6 +58,9 @@ function makeRun(uuid: string, patch: Partial<AnalysisRun> = {}): AnalysisRun {
     kind: 'movement_detection',
     parameters: movementParameters,
     source_analysis_uuid: null,
+    source_series: null,
+    protocol_uuid: null,
+    protocol_version: null,
     status: 'succeeded',
     progress: 1,
     error: null,
@@ -391,6 +396,45 @@ describe('Analysis Logs', { timeout: 30_000 }, () => {
     );
   });
 
+  it('opens an event detection on a pose series on the Pose page, naming the series it read', async () => {
+    const seriesUuid = 'abcdef12-3456-4000-8000-000000000000';
+    serve({
+      runs: () => [
+        makeRun('run-events', {
+          kind: 'event_detection',
+          parameters: { event_threshold_k: 3, event_threshold: null, refractory_s: 0.5 },
+          source_analysis_uuid: seriesUuid,
+          source_series: {
+            analysis_uuid: seriesUuid,
+            kind: 'pose_series',
+            pose: {
+              measure: 'distance',
+              parts: [
+                { individual: 'mouse1', part: 'nose' },
+                { individual: 'single', part: 'object' },
+              ],
+              unit: 'cm',
+            },
+          },
+        }),
+      ],
+    });
+    signedIn();
+    renderApp(`/projects/${A}/analysis-logs`);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: /^Actions for/ }));
+    expect((await screen.findByRole('menuitem', { name: 'Open result' })).getAttribute('href')).toBe(
+      `/projects/${A}/pose?subject=${S1}&video=${V1}&run=run-events`,
+    );
+    await user.keyboard('{Escape}');
+    await user.click(screen.getByRole('button', { name: /^Show details of Event detection/ }));
+    const details = await screen.findByTestId('run-details');
+    expect(within(details).getByTestId('run-series').textContent).toBe('Distance mouse1 · nose–single · object (cm)');
+    expect(within(details).getByRole('link', { name: 'abcdef12' }).getAttribute('href')).toBe(
+      `/projects/${A}/pose?subject=${S1}&video=${V1}&run=${seriesUuid}`,
+    );
+  });
+
   it('re-runs event detection on a time series import with edited parameters', async () => {
     const posted: unknown[] = [];
     serve({
@@ -437,6 +481,75 @@ describe('Analysis Logs', { timeout: 30_000 }, () => {
       parameters: { event_threshold_k: 4, event_threshold: 15, refractory_s: 2 },
     });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('saves the dialog’s settings as a protocol: a name, the refused name shown by field, the link in the toast', async () => {
+    const posted: { name: string; kind: string; parameters: Record<string, unknown> }[] = [];
+    const protocolUuid = 'pppppppp-0000-4000-8000-000000000009';
+    serve({
+      runs: () => [
+        makeRun('run-events', {
+          kind: 'event_detection',
+          source_analysis_uuid: 'run-source',
+          parameters: { event_threshold_k: 3, event_threshold: null, refractory_s: 0.5, freeze_threshold: 40 },
+        }),
+      ],
+      routes: {
+        [`POST /api/projects/${A}/protocols/`]: (_url, init) => {
+          const body = JSON.parse(String(init.body)) as (typeof posted)[number];
+          posted.push(body);
+          if (body.name === 'Taken') {
+            return json(
+              { errors: { name: ['This project already has a protocol named "Taken" (names ignore case).'] } },
+              400,
+            );
+          }
+          return json({ protocol_uuid: protocolUuid, name: body.name, kind: body.kind, version: 1, versions: [] }, 201);
+        },
+      },
+    });
+    signedIn();
+    const { router } = renderApp(`/projects/${A}/analysis-logs`);
+    render(
+      <ThemeProvider>
+        <Toaster />
+      </ThemeProvider>,
+    );
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: /^Actions for/ }));
+    await user.click(screen.getByRole('menuitem', { name: 'Re-run with edited parameters' }));
+    const rerun = await screen.findByRole('dialog', { name: 'Re-run event detection' });
+    const k = within(rerun).getByLabelText('Threshold factor k');
+    await user.clear(k);
+    await user.type(k, '5');
+    await user.click(within(rerun).getByRole('button', { name: 'Save as protocol' }));
+
+    const naming = await screen.findByRole('dialog', { name: 'Save as protocol' });
+    await user.type(within(naming).getByLabelText('Protocol name'), 'Taken');
+    await user.click(within(naming).getByRole('button', { name: 'Save protocol' }));
+    await waitFor(() =>
+      expect(within(naming).getByLabelText('Protocol name').getAttribute('aria-invalid')).toBe('true'),
+    );
+    expect(within(naming).getByText(/already has a protocol named "Taken"/)).toBeTruthy();
+
+    const name = within(naming).getByLabelText('Protocol name');
+    await user.clear(name);
+    await user.type(name, 'Twitches k5');
+    await user.click(within(naming).getByRole('button', { name: 'Save protocol' }));
+    const link = await screen.findByTestId('protocol-link');
+    expect(link.textContent).toBe('Twitches k5');
+    expect(link.getAttribute('href')).toBe(`/projects/${A}/protocols/${protocolUuid}`);
+    // The settings shown, the run's freezing summary kept, as event detection's protocol.
+    expect(posted[1]).toEqual({
+      name: 'Twitches k5',
+      kind: 'event_detection',
+      parameters: { event_threshold_k: 5, event_threshold: null, refractory_s: 0.5, freeze_threshold: 40 },
+    });
+    // The re-run dialog stays open for a re-run; closed, the toast's link opens the protocol.
+    await user.click(within(rerun).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await user.click(link);
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/projects/${A}/protocols/${protocolUuid}`));
   });
 
   it('gives viewers no revoke or re-run controls', async () => {

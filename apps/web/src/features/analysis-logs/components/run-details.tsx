@@ -3,13 +3,14 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { AnalysisRun, EventCounts } from '@/features/analysis/api';
 import { EventCountsFacts } from '@/features/analysis/components/event-counts';
+import { seriesLabel } from '@/features/analysis/series-names';
 import { formatDate } from '@/lib/format';
-import { movementDetectorUrl } from '../run-actions';
+import { resultUrl } from '../run-actions';
 import { type DisplayRow, parameterRows, shortId, summaryRows } from '../run-display';
 
 /** The expanded part of a log row: every parameter, the run's facts and its summary figures. */
 export function RunDetails({ run }: { run: AnalysisRun }) {
-  const parameters = parameterRows(run.parameters);
+  const parameters = parameterRows(run.parameters, run.kind);
   return (
     <div className="grid grid-cols-1 gap-6 py-2 lg:grid-cols-3" data-testid="run-details">
       {run.status === 'failed' ? (
@@ -41,10 +42,16 @@ export function RunDetails({ run }: { run: AnalysisRun }) {
               {run.software_version || '—'}
             </span>
           </Item>
+          {run.kind !== 'location_tracking' ? (
+            <Item label="Series">
+              <span data-testid="run-series">{seriesLabel(run)}</span>
+            </Item>
+          ) : null}
           <Item label="Source run">
             {run.source_analysis_uuid ? (
               <Link
-                to={movementDetectorUrl(run, { analysisUuid: run.source_analysis_uuid })}
+                // The source reads the same series, so it opens where this run does.
+                to={resultUrl(run, { analysisUuid: run.source_analysis_uuid })}
                 className="font-mono text-xs hover:underline"
                 title={run.source_analysis_uuid}
               >

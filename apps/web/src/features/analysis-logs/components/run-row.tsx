@@ -1,4 +1,4 @@
-import { Ban, ChevronRight, ExternalLink, ListChecks, Pencil, RotateCcw, Scale, Trash2 } from 'lucide-react';
+import { Ban, ChevronRight, ExternalLink, ListChecks, Pencil, Radar, RotateCcw, Scale, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
@@ -135,10 +135,13 @@ function RunMenu({
 }) {
   const succeeded = run.status === 'succeeded';
   const rerun = readOnly ? null : sameParametersBody(run);
-  const ownPage = run.kind === 'movement_detection' || run.kind === 'location_tracking';
+  const ownPage = run.kind === 'movement_detection' || run.kind === 'location_tracking' || run.kind === 'pose_series';
   const editable = !readOnly && (ownPage || eventDetectionSource(run) !== null);
-  // A location run has positions, not events: nothing for Quick Score or Agreement to review.
-  const hasEvents = run.kind !== 'location_tracking';
+  // A pose series is edited on the Pose page; events are detected on it here, as on an imported series.
+  const detectable = !readOnly && run.kind === 'pose_series' && eventDetectionSource(run) !== null;
+  // A location run has positions, a pose series values, not events: nothing for Quick Score or Agreement to review
+  // (an event detection on the pose series has them).
+  const hasEvents = run.kind !== 'location_tracking' && run.kind !== 'pose_series';
   const revocable = !readOnly && isRunActive(run);
   const deletable = !readOnly;
   if (!succeeded && !rerun && !editable && !revocable && !deletable) {
@@ -197,6 +200,12 @@ function RunMenu({
             Re-run with edited parameters
           </DropdownMenuItem>
         )
+      ) : null}
+      {detectable ? (
+        <DropdownMenuItem onSelect={() => actions.onEditEvents(run)}>
+          <Radar aria-hidden="true" />
+          Detect events
+        </DropdownMenuItem>
       ) : null}
       {(succeeded || rerun || editable) && (revocable || deletable) ? <DropdownMenuSeparator /> : null}
       {revocable ? (

@@ -49,8 +49,8 @@ export function useDeleteRun(projectUuid: string) {
   });
 }
 
-/** Starts a new run on the video of `run`. */
-export function useStartRun(projectUuid: string) {
+/** Starts a new run on the video of `run`; `message` is the toast that says so. */
+export function useStartRun(projectUuid: string, message = 'Re-run started') {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ run, body }: { run: AnalysisRun; body: CreateAnalysisBody }) =>
@@ -59,7 +59,7 @@ export function useStartRun(projectUuid: string) {
       void queryClient.invalidateQueries({ queryKey: analysisKeys.lists() });
       // The project's analysis count (dashboard) grows.
       void queryClient.invalidateQueries({ queryKey: projectKeys.detail(projectUuid) });
-      toast.success('Re-run started');
+      toast.success(message);
     },
   });
 }

@@ -52,6 +52,7 @@ describe('run status labels', () => {
       event_detection: 'Event detection',
       timeseries_import: 'Time series import',
       location_tracking: 'Location tracking',
+      pose_series: 'Pose-derived series',
     });
   });
 });

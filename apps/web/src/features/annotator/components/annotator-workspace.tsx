@@ -10,6 +10,7 @@ import { VideoPlayer } from '@/components/player/video-player';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip';
+import { usePoseOverlay } from '@/features/pose/hooks/use-pose-overlay';
 import type { Video } from '@/features/videos/api';
 import { playerFacts, playerSource } from '@/features/videos/player-source';
 import { saveJson } from '@/lib/download';
@@ -49,6 +50,7 @@ export function AnnotatorWorkspace({
     [projectUuid, video.subject_uuid, video.video_uuid],
   );
   const player = usePlayer(playerFacts(video));
+  const pose = usePoseOverlay({ projectUuid, video, player });
   const frames: VideoFrames & { duration: number } = useMemo(() => {
     const lastFrameEnd = player.frameCount / player.fps;
     const end = Math.max(video.duration_s ?? 0, lastFrameEnd);
@@ -185,10 +187,11 @@ export function AnnotatorWorkspace({
           player={player}
           source={playerSource(video)}
           maxHeight="45vh"
+          marks={pose.layer}
           controls={<PlayerControls player={player} id={`annotator-rate-${video.video_uuid}`} seekBar />}
         />
-        <Card className="py-4">
-          <CardContent>
+        <Card className="content-start py-4">
+          <CardContent className="grid gap-6">
             <TrackPanel
               videoRef={videoRef}
               tracks={tracks}
@@ -202,6 +205,7 @@ export function AnnotatorWorkspace({
               }}
               onDeleted={(track) => editor.dropTrack(track)}
             />
+            {pose.panel}
           </CardContent>
         </Card>
       </div>

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Download, FileDown, FileUp, Pencil, Plus, Scale, Trash2, Wand2 } from 'lucide-react';
+import { Download, FileDown, FileUp, Pencil, Plus, Scale, SlidersHorizontal, Trash2, Wand2 } from 'lucide-react';
 import { type ChangeEvent, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
@@ -19,6 +19,7 @@ import { type FieldErrors, serverFieldErrors } from '@/lib/validation';
 import { type AnnotationVideoRef, annotationQueries, annotationsApi, type Track, type TrackRanges } from '../api';
 import { type Range, totalDuration } from '../bouts';
 import { useTrackMutations } from '../hooks/use-track-mutations';
+import { FillFromSeriesDialog } from './fill-from-series-dialog';
 import { TRACK_COLORS, TrackDialog, type TrackFormValues } from './track-dialog';
 
 interface ImportTarget {
@@ -61,6 +62,7 @@ export function TrackPanel({
   const [importing, setImporting] = useState<ImportTarget | null>(null);
   const [importError, setImportError] = useState<{ track: string; message: string } | null>(null);
   const [importBusy, setImportBusy] = useState(false);
+  const [filling, setFilling] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const importFor = useRef<Track | null>(null);
 
@@ -238,6 +240,10 @@ export function TrackPanel({
             <Plus aria-hidden="true" />
             New track
           </Button>
+          <Button variant="outline" size="sm" onClick={() => setFilling(true)}>
+            <SlidersHorizontal aria-hidden="true" />
+            Fill from a series…
+          </Button>
           {tracks.length === 0 && presetTracks.length > 0 ? (
             <Button
               size="sm"
@@ -264,6 +270,16 @@ export function TrackPanel({
         className="hidden"
         data-testid="track-import-input"
         onChange={onFile}
+      />
+      <FillFromSeriesDialog
+        videoRef={videoRef}
+        tracks={tracks}
+        ranges={ranges}
+        versionOf={versionOf}
+        hasPendingSaves={hasPendingSaves}
+        open={filling}
+        onOpenChange={setFilling}
+        onFilled={onImported}
       />
       <TrackDialog
         open={dialog !== null}

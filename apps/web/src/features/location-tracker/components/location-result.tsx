@@ -15,7 +15,7 @@ import {
   type VideoRef,
 } from '@/features/analysis/api';
 import { errorMessage } from '@/lib/errors';
-import { formatTime } from '@/lib/format';
+import { countOf, formatTime } from '@/lib/format';
 import { cumulativeDistance, splitTrack } from '../track';
 import { JumpList } from './jump-list';
 import { LocationFigures } from './location-figures';
@@ -71,6 +71,14 @@ export function LocationResult({
             <li key={note}>{note}</li>
           ))}
         </ul>
+      ) : null}
+      {location.pose ? (
+        <p className="text-muted-foreground text-sm" data-testid="location-pose-source">
+          Positions from the body part {location.pose.part}
+          {location.pose.individual !== 'single' ? ` of ${location.pose.individual}` : ''} in the pose set “
+          {location.pose.pose_name}”: {countOf(location.pose.missing_points, 'point')} missing or below the cutoff,{' '}
+          {countOf(location.pose.interpolated_points, 'point')} of them filled.
+        </p>
       ) : null}
       <dl className="grid grid-cols-2 gap-x-6 gap-y-1.5 text-sm sm:grid-cols-4" data-testid="location-summary">
         <Fact label="Frames tracked" value={`${location.frames_tracked} of ${location.frames}`} />

@@ -16,6 +16,8 @@ import {
   type VideoRef,
 } from '@/features/analysis/api';
 import { RunStatus } from '@/features/analysis/components/run-status';
+import { type PoseSet, poseQueries } from '@/features/pose/api';
+import { SaveAsProtocolButton } from '@/features/protocols/components/save-as-protocol';
 import type { VideoToolWorkspaceProps } from '@/features/videos/components/video-tool-page';
 import { playerFacts, playerSource } from '@/features/videos/player-source';
 import {
@@ -32,12 +34,14 @@ import { LocationPreviewPanel, type LocationPreviewShown } from './location-prev
 import { LocationResult } from './location-result';
 import { LocationRuns } from './location-runs';
 import { ParameterControls } from './parameter-controls';
+import { PositionSource } from './position-source';
 import { ReferenceChoice } from './reference-choice';
 import { ShapeList } from './shape-list';
 import { TrackTrail } from './track-trail';
 import { ZoneEditor } from './zone-editor';
 
-export const LOCATION_KIND = 'location_tracking';
+export const LOCATION_KIND = 'location_tracking' as const;
+const NO_SETS: PoseSet[] = [];
 
 /** Seconds a preview tracks, from the player's frame. */
 const PREVIEW_SECONDS = 3;
@@ -60,9 +64,12 @@ export function LocationWorkspace({ projectUuid, video, runUuid, edit, readOnly,
     [video.width, video.height],
   );
   const player = usePlayer(playerFacts(video));
+  // The video's pose sets: with any, positions may come from a body part instead of the tracker (ADR 037).
+  const poseSets = useQuery(poseQueries.sets(ref)).data?.results ?? NO_SETS;
   const [layout, setLayout] = useState<Layout>(emptyLayout);
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [values, setValues] = useState<ParameterValues>(defaultParameterValues);
+  const fromPose = values.position === 'pose';
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [layoutErrors, setLayoutErrors] = useState<LayoutErrors>({});
   const [previewShown, setPreviewShown] = useState<LocationPreviewShown | null>(null);
@@ -118,7 +125,9 @@ export function LocationWorkspace({ projectUuid, video, runUuid, edit, readOnly,
     setFieldErrors(settings.ok ? {} : settings.errors);
     setLayoutErrors(shapes.ok ? {} : shapes.errors);
     if (!settings.ok || !shapes.ok) return null;
-    return { ...settings.parameters, zones: shapes.zones, exclusions: shapes.exclusions, scale: shapes.scale };
+    // Exclusion regions are the tracker's: a body part's positions have none to leave out.
+    const exclusions = fromPose ? {} : { exclusions: shapes.exclusions };
+    return { ...settings.parameters, zones: shapes.zones, ...exclusions, scale: shapes.scale };
   };
 
   const preview = useMutation({
@@ -188,7 +197,7 @@ export function LocationWorkspace({ projectUuid, video, runUuid, edit, readOnly,
       ([name]) =>
         !LAYOUT_KEYS.has(name) &&
         !name.match(
-          /^(algorithm|method|use_window|rmv_wire|loc_thresh|window_size|window_weight|wire_krn|reference_frames|reference|bin_s|jump_px)$/,
+          /^(algorithm|method|use_window|rmv_wire|loc_thresh|window_size|window_weight|wire_krn|reference_frames|reference|bin_s|jump_px|source)$/,
         ),
     )
     .flatMap(([, messages]) => messages ?? []);
@@ -240,7 +249,12 @@ export function LocationWorkspace({ projectUuid, video, runUuid, edit, readOnly,
             </CardHeader>
             <CardContent className="grid grid-cols-1 gap-3">
               <div className="flex flex-wrap items-center gap-2">
-                <Button variant="outline" onClick={startPreview} disabled={readOnly || preview.isPending}>
+                <Button
+                  variant="outline"
+                  onClick={startPreview}
+                  disabled={readOnly || preview.isPending || fromPose}
+                  title={fromPose ? 'Positions from a pose body part need no preview: run it.' : undefined}
+                >
                   {preview.isPending ? (
                     <Loader2 className="animate-spin" aria-hidden="true" />
                   ) : (
@@ -259,6 +273,12 @@ export function LocationWorkspace({ projectUuid, video, runUuid, edit, readOnly,
                   )}
                   Run
                 </Button>
+                <SaveAsProtocolButton
+                  projectUuid={projectUuid}
+                  kind={LOCATION_KIND}
+                  readParameters={requestParameters}
+                  onParameterErrors={showServerErrors}
+                />
                 {readOnly ? (
                   <span className="text-muted-foreground text-xs">Viewers can open results but not run analyses.</span>
                 ) : null}
@@ -302,15 +322,25 @@ export function LocationWorkspace({ projectUuid, video, runUuid, edit, readOnly,
             </CardHeader>
             <CardContent>
               <div className="grid grid-cols-1 gap-6">
-                <ParameterControls values={values} onChange={setValues} errors={fieldErrors} />
-                <ReferenceChoice
-                  projectUuid={projectUuid}
-                  video={video}
-                  value={values.reference}
-                  onChange={(reference) => setValues({ ...values, reference })}
-                  currentFrame={() => player.currentFrame()}
+                {poseSets.length > 0 || fromPose ? (
+                  <PositionSource sets={poseSets} values={values} onChange={setValues} errors={fieldErrors} />
+                ) : null}
+                <ParameterControls
+                  values={values}
+                  onChange={setValues}
                   errors={fieldErrors}
+                  trackerSettings={!fromPose}
                 />
+                {fromPose ? null : (
+                  <ReferenceChoice
+                    projectUuid={projectUuid}
+                    video={video}
+                    value={values.reference}
+                    onChange={(reference) => setValues({ ...values, reference })}
+                    currentFrame={() => player.currentFrame()}
+                    errors={fieldErrors}
+                  />
+                )}
               </div>
             </CardContent>
           </Card>
@@ -319,8 +349,16 @@ export function LocationWorkspace({ projectUuid, video, runUuid, edit, readOnly,
 
       {runUuid && !edit ? (
         <Card data-testid="run-result">
-          <CardHeader>
+          <CardHeader className="flex flex-wrap items-start justify-between gap-2">
             <CardTitle>Result</CardTitle>
+            {shownRun ? (
+              <SaveAsProtocolButton
+                projectUuid={projectUuid}
+                kind={LOCATION_KIND}
+                label="Save this run’s settings as protocol"
+                readParameters={() => shownRun.parameters}
+              />
+            ) : null}
           </CardHeader>
           <CardContent className="grid grid-cols-1 gap-6">
             {shownRun ? (

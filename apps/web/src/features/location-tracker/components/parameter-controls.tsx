@@ -34,11 +34,14 @@ export function ParameterControls({
   onChange,
   errors,
   disabled,
+  trackerSettings = true,
 }: {
   values: ParameterValues;
   onChange: (values: ParameterValues) => void;
   errors: FieldErrors;
   disabled?: boolean;
+  /** False when the positions come from a pose body part: only the bins and the jumps apply. */
+  trackerSettings?: boolean;
 }) {
   const algorithm = ALGORITHMS.find((item) => item.value === values.algorithm) ?? ALGORITHMS[0];
   const numberInput = (field: NumberField) => {
@@ -80,6 +83,15 @@ export function ParameterControls({
     </div>
   );
 
+  if (!trackerSettings) {
+    return (
+      <fieldset className="grid grid-cols-1 gap-5" disabled={disabled}>
+        <legend className="sr-only">Settings</legend>
+        {numberInput(BIN_FIELD)}
+        {numberInput(POSE_JUMP_FIELD)}
+      </fieldset>
+    );
+  }
   return (
     <fieldset className="grid grid-cols-1 gap-5" disabled={disabled}>
       <legend className="sr-only">Settings</legend>
@@ -161,6 +173,13 @@ export function ParameterControls({
     </fieldset>
   );
 }
+
+/** No tracker measures a body when the positions are a pose body part: an empty jump distance is a share of the picture. */
+const POSE_JUMP_FIELD: NumberField = {
+  ...JUMP_FIELD,
+  help: 'The result lists the frames where the body part moved farther than this since the previous frame with a position, to check them. Empty: a fifth of the picture’s smaller side.',
+  emptyMeans: 'a fifth of the picture',
+};
 
 const EZTRACK_NAMES = new Set<string>([
   'method',

@@ -9,9 +9,9 @@ import {
   type Polygon,
   rectanglePolygon,
   type Vertex,
-  vertexCentre,
 } from '../geometry';
 import { type Layout, moveShape, moveVertex, shapePoints } from '../zones';
+import { EXCLUSION_COLOR, handleRadiusOf, LayoutShapes, SCALE_COLOR, toPath } from './layout-shapes';
 
 export type Tool = 'select' | 'polygon' | 'rectangle' | 'ellipse' | 'scale';
 /** What the polygon, rectangle and ellipse tools draw. */
@@ -28,11 +28,6 @@ type Gesture =
   | { kind: 'vertex'; id: string; index: number }
   | { kind: 'scale-end'; end: 'a' | 'b' }
   | { kind: 'box'; from: Point; to: Point };
-
-const EXCLUSION_COLOR = '#ef4444';
-const SCALE_COLOR = '#ffffff';
-
-const toPath = (points: Polygon) => points.map(([x, y]) => `${x},${y}`).join(' ');
 
 /**
  * The drawing layer of the Location Tracker: an SVG in video pixels over the player (its viewBox is the picture,
@@ -197,8 +192,7 @@ export function ZoneCanvas({
         ? ellipsePolygon(box.from, box.to)
         : rectanglePolygon(box.from, box.to)
       : null;
-  const labelSize = Math.max(10, picture.height / 24);
-  const handleRadius = Math.max(3, picture.height / 90);
+  const handleRadius = handleRadiusOf(picture);
 
   return (
     <svg
@@ -218,53 +212,7 @@ export function ZoneCanvas({
       data-testid="zone-canvas"
       data-tool={tool}
     >
-      {layout.exclusions.map((exclusion) => (
-        <polygon
-          key={exclusion.id}
-          points={toPath(exclusion.points)}
-          fill={EXCLUSION_COLOR}
-          fillOpacity={0.18}
-          stroke={EXCLUSION_COLOR}
-          strokeWidth={selectedId === exclusion.id ? 3 : 1.5}
-          strokeDasharray="5 4"
-          vectorEffect="non-scaling-stroke"
-          data-testid="exclusion-shape"
-          data-selected={selectedId === exclusion.id || undefined}
-        />
-      ))}
-      {layout.zones.map((zone) => {
-        const centre = vertexCentre(zone.points);
-        return (
-          <g
-            key={zone.id}
-            data-testid="zone-shape"
-            data-name={zone.name}
-            data-selected={selectedId === zone.id || undefined}
-          >
-            <polygon
-              points={toPath(zone.points)}
-              fill={zone.color}
-              fillOpacity={selectedId === zone.id ? 0.25 : 0.12}
-              stroke={zone.color}
-              strokeWidth={selectedId === zone.id ? 3 : 2}
-              vectorEffect="non-scaling-stroke"
-            />
-            <text
-              x={centre.x}
-              y={centre.y}
-              textAnchor="middle"
-              dominantBaseline="middle"
-              fill={zone.color}
-              stroke="black"
-              strokeWidth={0.6}
-              paintOrder="stroke"
-              style={{ font: `600 ${labelSize}px system-ui, sans-serif` }}
-            >
-              {zone.name}
-            </text>
-          </g>
-        );
-      })}
+      <LayoutShapes picture={picture} layout={layout} selectedId={selectedId} />
       {selectedId
         ? (shapePoints(layout, selectedId) ?? []).map(([x, y], index) => (
             <circle
@@ -281,36 +229,6 @@ export function ZoneCanvas({
             />
           ))
         : null}
-      {layout.scale ? (
-        <g data-testid="scale-line">
-          <line
-            x1={layout.scale.a[0]}
-            y1={layout.scale.a[1]}
-            x2={layout.scale.b[0]}
-            y2={layout.scale.b[1]}
-            stroke={SCALE_COLOR}
-            strokeWidth={2}
-            vectorEffect="non-scaling-stroke"
-          />
-          {(
-            [
-              ['a', layout.scale.a],
-              ['b', layout.scale.b],
-            ] as const
-          ).map(([end, [x, y]]) => (
-            <circle
-              key={end}
-              cx={x}
-              cy={y}
-              r={handleRadius}
-              fill={SCALE_COLOR}
-              stroke="black"
-              strokeWidth={1}
-              vectorEffect="non-scaling-stroke"
-            />
-          ))}
-        </g>
-      ) : null}
       {draft.length > 0 ? (
         <g data-testid="draft">
           <polyline

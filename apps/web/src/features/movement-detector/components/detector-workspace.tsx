@@ -1,13 +1,10 @@
 import type { TimeRange } from '@app/time-ranges';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Eye, Loader2, Play, Scale } from 'lucide-react';
+import { Eye, Loader2, Play } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Link } from 'react-router';
 import { usePlayer } from '@/components/player/player-controller';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { CalibratePanel } from '@/features/agreement/components/calibrate-panel';
-import { agreementPath } from '@/features/agreement/links';
 import {
   type AnalysisRun,
   analysisApi,
@@ -17,8 +14,7 @@ import {
   isRunActive,
   type VideoRef,
 } from '@/features/analysis/api';
-import { RunStatus } from '@/features/analysis/components/run-status';
-import { KIND_LABELS } from '@/features/analysis/labels';
+import { SaveAsProtocolButton } from '@/features/protocols/components/save-as-protocol';
 import type { VideoToolWorkspaceProps } from '@/features/videos/components/video-tool-page';
 import { playerFacts } from '@/features/videos/player-source';
 import { lastDetectionRun } from '../context-runs';
@@ -45,12 +41,12 @@ import {
   snapToFrame,
 } from '../rois';
 import { BypassUpload } from './bypass-upload';
+import { DetectorRunCard } from './detector-run-card';
 import { EarlierRuns } from './earlier-runs';
 import { ParameterControls } from './parameter-controls';
 import { PreviewPanel, type PreviewShown } from './preview-panel';
 import { RoiPlayer } from './roi-player';
 import { RoiTimeline } from './roi-timeline';
-import { RunResult } from './run-result';
 import { SameCamera } from './same-camera';
 
 /** Seconds of video a preview covers. */
@@ -182,14 +178,6 @@ export function DetectorWorkspace({
     create.mutate({ kind: 'movement_detection', parameters });
   };
 
-  const revoke = useMutation({
-    mutationFn: (uuid: string) => analysisApi.revoke(ref, uuid),
-    onSuccess: (run) => {
-      queryClient.setQueryData(analysisKeys.run(run.analysis_uuid), run);
-      void queryClient.invalidateQueries({ queryKey: analysisKeys.lists() });
-    },
-  });
-
   const openRun = (uuid: string, options?: { edit?: boolean }) => {
     if (uuid === compareUuid) setCompareUuid(null);
     // Asking for a run's settings loads them, even when that run is already open.
@@ -283,6 +271,12 @@ export function DetectorWorkspace({
                   )}
                   Run
                 </Button>
+                <SaveAsProtocolButton
+                  projectUuid={projectUuid}
+                  kind="movement_detection"
+                  readParameters={requestParameters}
+                  onParameterErrors={(error) => setFieldErrors(serverFieldErrors(error))}
+                />
                 {readOnly ? (
                   <span className="text-muted-foreground text-xs">
                     {readOnlyReason ?? 'Viewers can open results but not run analyses.'}
@@ -314,63 +308,15 @@ export function DetectorWorkspace({
       </div>
 
       {runUuid && !edit ? (
-        <Card data-testid="run-result">
-          <CardHeader className="flex flex-wrap items-start gap-2">
-            <div className="grid min-w-0 flex-1 gap-1.5">
-              <CardTitle>Result</CardTitle>
-              {shownRun ? (
-                <CardDescription>
-                  {KIND_LABELS[shownRun.kind]} · {shownRun.software_version}
-                </CardDescription>
-              ) : null}
-            </div>
-            {shownRun?.status === 'succeeded' ? (
-              <Button variant="outline" size="sm" asChild>
-                <Link
-                  to={agreementPath(projectUuid, {
-                    subject: video.subject_uuid,
-                    video: video.video_uuid,
-                    candidate: { kind: 'run_reviewed', analysisUuid: shownRun.analysis_uuid },
-                  })}
-                >
-                  <Scale aria-hidden="true" />
-                  Agreement
-                </Link>
-              </Button>
-            ) : null}
-          </CardHeader>
-          <CardContent className="grid grid-cols-1 gap-6">
-            {shownRun ? (
-              <>
-                <RunStatus
-                  variant="panel"
-                  run={shownRun}
-                  onStop={readOnly ? undefined : () => revoke.mutate(shownRun.analysis_uuid)}
-                  stopping={revoke.isPending}
-                />
-                {shownRun.status === 'succeeded' ? (
-                  <>
-                    <RunResult videoRef={ref} run={shownRun} compareRun={compareRun} player={player} />
-                    <CalibratePanel
-                      key={shownRun.analysis_uuid}
-                      videoRef={ref}
-                      run={shownRun}
-                      readOnly={readOnly}
-                      onApplied={(uuid) => openRun(uuid)}
-                    />
-                  </>
-                ) : null}
-              </>
-            ) : urlRun.isError ? (
-              <p className="text-destructive text-sm">This run could not be loaded.</p>
-            ) : (
-              <p className="flex items-center gap-2 text-muted-foreground text-sm">
-                <Loader2 className="size-4 animate-spin" aria-hidden="true" />
-                Loading the run…
-              </p>
-            )}
-          </CardContent>
-        </Card>
+        <DetectorRunCard
+          videoRef={ref}
+          run={shownRun}
+          loadFailed={urlRun.isError}
+          compareRun={compareRun}
+          player={player}
+          readOnly={readOnly}
+          onOpenRun={(uuid) => openRun(uuid)}
+        />
       ) : null}
 
       <Card>

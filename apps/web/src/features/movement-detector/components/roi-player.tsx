@@ -117,6 +117,28 @@ function RoiOverlay({
       role="img"
       data-testid="roi-overlay"
     >
+      <RoiShapes picture={picture} rois={rois} active={active} />
+      {draft ? (
+        <rect
+          {...draft}
+          fill="rgb(56 189 248 / 0.15)"
+          stroke="rgb(56 189 248)"
+          strokeWidth={2}
+          strokeDasharray="4 3"
+          vectorEffect="non-scaling-stroke"
+        />
+      ) : null}
+    </svg>
+  );
+}
+
+/**
+ * ROIs drawn in video pixels inside an SVG whose viewBox is the picture: the one in force (`active`) highlighted and
+ * named, the others dashed. The Movement Detector draws them over its player; a batch draws a protocol's (moved) ROIs.
+ */
+export function RoiShapes({ picture, rois, active }: { picture: Size; rois: readonly Roi[]; active: number }) {
+  return (
+    <>
       {rois.map((roi, index) => {
         if (!roi.rect || index === active) return null;
         return (
@@ -154,16 +176,6 @@ function RoiOverlay({
           </text>
         </g>
       ) : null}
-      {draft ? (
-        <rect
-          {...draft}
-          fill="rgb(56 189 248 / 0.15)"
-          stroke="rgb(56 189 248)"
-          strokeWidth={2}
-          strokeDasharray="4 3"
-          vectorEffect="non-scaling-stroke"
-        />
-      ) : null}
-    </svg>
+    </>
   );
 }

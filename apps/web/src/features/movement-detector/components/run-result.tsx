@@ -18,6 +18,7 @@ import {
   type VideoRef,
 } from '@/features/analysis/api';
 import { EventCountsFacts } from '@/features/analysis/components/event-counts';
+import { countsChangedPixels, seriesLabel } from '@/features/analysis/series-names';
 import { quickScorePath } from '@/features/quick-score/links';
 import { errorMessage } from '@/lib/errors';
 import { formatDate, formatTime, formatTimeAndFrame } from '@/lib/format';
@@ -40,6 +41,10 @@ export function RunResult({
   /** The page's player: the chart follows it, and the chart and the event list seek it. */
   player: PlayerController;
 }) {
+  // What the series is — changed pixels, a pose series, an import — is the run's own (or its source's) to say.
+  const label = seriesLabel(run);
+  // Only a series of changed pixels gets the note on a video without movement above the noise.
+  const movement = countsChangedPixels(run);
   const series = useQuery(analysisQueries.series(videoRef, run.analysis_uuid));
   const compareSeries = useQuery({
     ...analysisQueries.series(videoRef, compareRun?.analysis_uuid ?? ''),
@@ -66,8 +71,8 @@ export function RunResult({
   );
 
   const still = useMemo(
-    () => (series.data ? noMovementAboveNoise(series.data.values, run.summary?.noise_top) : false),
-    [series.data, run.summary?.noise_top],
+    () => (movement && series.data ? noMovementAboveNoise(series.data.values, run.summary?.noise_top) : false),
+    [movement, series.data, run.summary?.noise_top],
   );
 
   const openEvent = (event: AnalysisEvent) => {
@@ -102,7 +107,7 @@ export function RunResult({
             threshold={run.summary?.threshold ?? null}
             compare={compare}
             height={260}
-            label="changed pixels"
+            label={label}
           />
         ) : series.isError ? (
           <p className="text-destructive text-sm">The series could not be loaded: {errorMessage(series.error)}</p>

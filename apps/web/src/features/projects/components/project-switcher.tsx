@@ -12,6 +12,7 @@ import {
 } from '@/components/ui/dropdown-menu';
 import { SidebarMenu, SidebarMenuButton, SidebarMenuItem, useSidebar } from '@/components/ui/sidebar';
 import { Skeleton } from '@/components/ui/skeleton';
+import { cn } from '@/lib/utils';
 import { useActiveProject } from '../hooks/active-project-context';
 import { ProjectLogo, ProjectStatusIcon } from './project-logo';
 
@@ -64,7 +65,8 @@ export function ProjectSwitcher() {
                   <span className="truncate">{project?.name ?? 'No project yet'}</span>
                   {project ? <ProjectStatusIcon status={project.status} /> : null}
                 </span>
-                <span className="truncate text-muted-foreground text-xs capitalize">
+                {/* The role, plan or status is one lowercase word from the API; the hint is a sentence. */}
+                <span className={cn('truncate text-muted-foreground text-xs', project && 'capitalize')}>
                   {project ? (project.role ?? project.plan ?? project.status) : 'Create one to start'}
                 </span>
               </div>

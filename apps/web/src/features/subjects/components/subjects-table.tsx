@@ -1,37 +1,28 @@
 import { useQuery } from '@tanstack/react-query';
-import { Pencil, Plus, Search, Users } from 'lucide-react';
+import { Pencil, Plus, Users } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { BulkDeleteBar, DeleteRowsDialog } from '@/components/data-table/bulk-delete';
 import { DataTable, type DataTableColumn } from '@/components/data-table/data-table';
+import { SearchInput } from '@/components/data-table/search-input';
 import { useDataTable } from '@/components/data-table/use-data-table';
 import { PageContainer, PageHeader } from '@/components/layout/page-header';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { DropdownMenuItem } from '@/components/ui/dropdown-menu';
-import { Input } from '@/components/ui/input';
 import { useProjectPermissions } from '@/features/projects/hooks/use-project-permissions';
 import { useTrashDays } from '@/features/trash/hooks/use-trash-days';
 import { trashNotice } from '@/features/trash/trash-text';
 import { formatDate } from '@/lib/format';
 import { patchSearchParams } from '@/lib/search-params';
+import { useDebounced } from '@/lib/use-debounced';
 import { type Subject, type SubjectOrderingField, subjectQueries } from '../api';
 import { useDeleteSubjects } from '../hooks/use-subject-mutations';
 import { SubjectDialog } from './subject-dialog';
 
 const DEFAULT_PAGE_SIZE = 25;
 const subjectKey = (subject: Subject) => subject.subject_uuid;
-
-/** Debounces a value so typing in the search box sends one request per pause. */
-function useDebounced<T>(value: T, ms: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const id = window.setTimeout(() => setDebounced(value), ms);
-    return () => window.clearTimeout(id);
-  }, [value, ms]);
-  return debounced;
-}
 
 export function SubjectsTable({ projectUuid }: { projectUuid: string }) {
   const [params, setParams] = useSearchParams();
@@ -127,20 +118,12 @@ export function SubjectsTable({ projectUuid }: { projectUuid: string }) {
       />
 
       <div className="mb-4 flex flex-col gap-3 sm:flex-row sm:items-center">
-        <div className="relative w-full sm:max-w-xs">
-          <Search
-            className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted-foreground"
-            aria-hidden="true"
-          />
-          <Input
-            type="search"
-            aria-label="Search subjects"
-            placeholder="Search name, group or notes…"
-            className="pl-8"
-            value={searchInput}
-            onChange={(e) => setSearchInput(e.target.value)}
-          />
-        </div>
+        <SearchInput
+          label="Search subjects"
+          placeholder="Search name, group or notes…"
+          value={searchInput}
+          onChange={setSearchInput}
+        />
         <BulkDeleteBar table={table} enabled={selectable} variant="inline" />
       </div>
 

@@ -36,7 +36,7 @@ export function VideoToolPage({
   workspace,
 }: {
   projectUuid: string;
-  tool: 'movement-detector' | 'location-tracker';
+  tool: 'movement-detector' | 'location-tracker' | 'pose';
   title: string;
   description: string;
   /** Prefix of the picker's element ids (unique on the page). */

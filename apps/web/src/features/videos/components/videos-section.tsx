@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { Film, Pencil, PlayCircle } from 'lucide-react';
+import { Bone, Film, Pencil, PlayCircle, Upload } from 'lucide-react';
 import { useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { BulkDeleteBar, DeleteRowsDialog } from '@/components/data-table/bulk-delete';
 import { DataTable, type DataTableColumn } from '@/components/data-table/data-table';
 import { useDataTable } from '@/components/data-table/use-data-table';
@@ -9,9 +9,14 @@ import { usePlayer } from '@/components/player/player-controller';
 import { PlayerControls } from '@/components/player/player-controls';
 import { transportKeys } from '@/components/player/player-keys';
 import { VideoPlayer } from '@/components/player/video-player';
+import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { DropdownMenuItem } from '@/components/ui/dropdown-menu';
 import { Skeleton } from '@/components/ui/skeleton';
+import { PoseImportDialog } from '@/features/pose/components/pose-import-dialog';
+import { PoseSets } from '@/features/pose/components/pose-sets';
+import { usePoseOverlay } from '@/features/pose/hooks/use-pose-overlay';
+import { posePath } from '@/features/pose/links';
 import { useTrashDays } from '@/features/trash/hooks/use-trash-days';
 import { trashNotice } from '@/features/trash/trash-text';
 import { formatBytes, formatDuration, formatFps, formatResolution } from '@/lib/format';
@@ -52,6 +57,9 @@ export function VideosSection({
   const current = videos.find((v) => v.video_uuid === selectedUuid) ?? null;
   const table = useDataTable(videos, videoKey);
   const [renaming, setRenaming] = useState<Video | null>(null);
+  const [importingPose, setImportingPose] = useState<Video | null>(null);
+  // Importing a pose file is processing (a draft project waits); deleting one is a change.
+  const canImportPose = !readOnly && !uploadBlockedReason;
   const remove = useDeleteVideos(projectUuid, subjectUuid);
   const trashDays = useTrashDays();
 
@@ -134,7 +142,33 @@ export function VideosSection({
     <div className="grid grid-cols-[minmax(0,1fr)] gap-6">
       {current ? (
         current.status === 'ready' ? (
-          <SubjectVideoPlayer key={current.video_uuid} video={current} />
+          <>
+            <SubjectVideoPlayer key={current.video_uuid} projectUuid={projectUuid} video={current} />
+            <Card className="gap-4">
+              <CardHeader>
+                <CardTitle>Pose</CardTitle>
+                <CardDescription>
+                  Keypoints of {current.name} from DeepLabCut or SLEAP, drawn on the player above.
+                </CardDescription>
+              </CardHeader>
+              <CardContent>
+                <PoseSets
+                  videoRef={{ projectUuid, subjectUuid, videoUuid: current.video_uuid }}
+                  videoName={current.name}
+                  canEdit={!readOnly}
+                  canImport={canImportPose}
+                  actions={
+                    <Button asChild size="sm" variant="ghost">
+                      <Link to={posePath(projectUuid, { subject: subjectUuid, video: current.video_uuid })}>
+                        <Bone aria-hidden="true" />
+                        Analyse pose
+                      </Link>
+                    </Button>
+                  }
+                />
+              </CardContent>
+            </Card>
+          </>
         ) : (
           <Card>
             <CardContent className="flex items-center gap-3 py-2 text-sm">
@@ -211,6 +245,12 @@ export function VideosSection({
                         Rename
                       </DropdownMenuItem>
                     ) : null}
+                    {canImportPose ? (
+                      <DropdownMenuItem onSelect={() => setImportingPose(video)} disabled={video.status !== 'ready'}>
+                        <Upload aria-hidden="true" />
+                        Import pose file
+                      </DropdownMenuItem>
+                    ) : null}
                   </>
                 )}
                 onDelete={!readOnly}
@@ -250,6 +290,16 @@ export function VideosSection({
           })
         }
       />
+      {importingPose ? (
+        <PoseImportDialog
+          videoRef={{ projectUuid, subjectUuid, videoUuid: importingPose.video_uuid }}
+          videoName={importingPose.name}
+          open
+          onOpenChange={(open) => !open && setImportingPose(null)}
+          // The new set shows under the video's player, drawn on it: open the video there.
+          onImported={() => open(importingPose)}
+        />
+      ) : null}
       <RenameVideoDialog
         projectUuid={projectUuid}
         subjectUuid={subjectUuid}
@@ -260,15 +310,25 @@ export function VideosSection({
   );
 }
 
-/** The subject page's player: free play with the seek bar and the usual keys (Space, arrows, Home). */
-function SubjectVideoPlayer({ video }: { video: Video }) {
+/**
+ * The subject page's player: free play with the seek bar and the usual keys (Space, arrows, Home); the pose panel
+ * under the controls when the video has pose sets (the page's column is narrow: the picture keeps its width).
+ */
+function SubjectVideoPlayer({ projectUuid, video }: { projectUuid: string; video: Video }) {
   const player = usePlayer(playerFacts(video));
+  const pose = usePoseOverlay({ projectUuid, video, player });
   return (
     <VideoPlayer
       player={player}
       source={playerSource(video)}
       onKeyDown={transportKeys(player)}
-      controls={<PlayerControls player={player} id={`rate-${video.video_uuid}`} seekBar />}
+      marks={pose.layer}
+      controls={
+        <>
+          <PlayerControls player={player} id={`rate-${video.video_uuid}`} seekBar />
+          {pose.panel ? <div className="border-t px-4 py-3">{pose.panel}</div> : null}
+        </>
+      }
     />
   );
 }
