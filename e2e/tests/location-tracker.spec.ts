@@ -33,7 +33,9 @@ async function videoLoaded(page: Page) {
     .toBeGreaterThanOrEqual(2);
 }
 
-test('draw two zones and a scale, preview, run, read the zone table and download the series', async ({ page }) => {
+test('draw two zones and a scale, preview, run, read the zone and bin tables, see the point on the player, download the series', async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   // Tall enough for the whole picture: drawing needs it on screen.
   await page.setViewportSize({ width: 1280, height: 1000 });
@@ -126,6 +128,8 @@ test('draw two zones and a scale, preview, run, read the zone table and download
   expect(chosenAnswer.status()).toBe(200);
   await expect(page.getByTestId('preview-elapsed')).toContainText(/computed and kept/);
   await reference.getByLabel('Frames spread over this video').check();
+  // Two-second bins: frames 0–59 and 60–119.
+  await page.getByLabel('Bin length (s)').fill('2');
 
   const created = page.waitForRequest(
     (r) => r.method() === 'POST' && /\/videos\/[^/]+\/analysis\/$/.test(new URL(r.url()).pathname),
@@ -191,6 +195,23 @@ test('draw two zones and a scale, preview, run, read the zone table and download
     ]);
   }
   await expect(page.getByTestId('distance-chart').locator('canvas').first()).toBeVisible();
+  // The bins table: Left holds frames 0–35 of the first bin (1.2 s, entered once) and frames 72–119 of the second
+  // (1.6 s, entered once more); Right frames 36–59 (0.8 s) and 60–71 (0.4 s, no new entry: it was already in).
+  await expect(page.getByTestId('bin-row')).toHaveCount(2);
+  await expect(page.getByTestId('bin-row').nth(0).getByRole('cell')).toHaveText([
+    '0:00:00.000–0:00:02.000',
+    '60',
+    /^\d+(\.\d+)?$/,
+    '1.2 · 1',
+    '0.8 · 1',
+  ]);
+  await expect(page.getByTestId('bin-row').nth(1).getByRole('cell')).toHaveText([
+    '0:00:02.000–0:00:04.000',
+    '60',
+    /^\d+(\.\d+)?$/,
+    '1.6 · 1',
+    '0.4 · 0',
+  ]);
 
   // Jumps: the square leaps across the arena at frames 36 and 72, far more than its body length; a click shows one.
   const jumpRows = page.getByTestId('jump-row');
@@ -202,6 +223,19 @@ test('draw two zones and a scale, preview, run, read the zone table and download
   await expect(
     page.getByTestId('video-element').evaluate((v: HTMLVideoElement) => Math.floor(v.currentTime * 30)),
   ).resolves.toBe(72);
+  // The player draws the tracked point there: the square's centre in frame 72 is (35, 195) in video pixels.
+  await expect(page.getByTestId('track-trail')).toHaveAttribute('data-frame', '72');
+  const point = page.getByTestId('track-point');
+  await expect(point).toBeVisible();
+  expect(Math.abs(Number(await point.getAttribute('cx')) - 35)).toBeLessThanOrEqual(1.5);
+  expect(Math.abs(Number(await point.getAttribute('cy')) - 195)).toBeLessThanOrEqual(1.5);
+  // While it plays, the point moves on with the video and a trail follows it.
+  await page.getByTestId('video-element').evaluate((v: HTMLVideoElement) => v.play());
+  await expect
+    .poll(async () => Number(await page.getByTestId('track-trail').getAttribute('data-frame')), { timeout: 10_000 })
+    .toBeGreaterThan(76);
+  await page.getByTestId('video-element').evaluate((v: HTMLVideoElement) => v.pause());
+  await expect(page.getByTestId('track-trail').locator('polyline')).toHaveCount(1);
   await page.screenshot({ path: test.info().outputPath('location-tracker-result.png'), fullPage: true });
 
   // The series: frame, time, position, distance in px and cm, one 0/1 column per zone.
