@@ -234,6 +234,24 @@ test('the results table, the group table and plot, and the CSV and XLSX download
   // One group: nothing to compare.
   await expect(statistics.getByText('One group: there is nothing to compare.')).toBeVisible();
 
+  // The group tables as files: each as CSV, both as the sheets of one workbook.
+  const descriptivesCsv = page.waitForEvent('download');
+  await statistics.getByRole('button', { name: 'Descriptives CSV' }).click();
+  const descriptives = rowsOf(await text(await descriptivesCsv));
+  const controlEvents = descriptives.find((row) => row.measure === 'detected_events' && row.group === 'control');
+  expect(controlEvents?.n).toBe('2');
+  expect(Number(controlEvents?.mean)).toBeCloseTo(mean, 9);
+  const testsCsv = page.waitForEvent('download');
+  await statistics.getByRole('button', { name: 'Tests CSV' }).click();
+  expect((await text(await testsCsv)).split(/\r?\n/)[0]).toBe(
+    'measure,unit,test,statistic_name,statistic,df1,df2,p,note',
+  );
+  const statisticsXlsx = page.waitForEvent('download');
+  await statistics.getByRole('button', { name: 'XLSX', exact: true }).click();
+  const statisticsBook = new ExcelJS.Workbook();
+  await statisticsBook.xlsx.readFile((await (await statisticsXlsx).path())!);
+  expect(statisticsBook.worksheets.map((sheet) => sheet.name)).toEqual(['descriptives', 'tests']);
+
   // The plot of that measure, drawn by the server, and its SVG download.
   const plot = statistics.getByTestId('statistics-plot').getByRole('img');
   await expect(plot).toBeVisible();

@@ -15,6 +15,13 @@ import { countOf } from '@/lib/format';
 import { type MeasureStatistics, resultQueries, resultsApi, type TableFormat } from '../api';
 import { formatDf, formatFigure, formatP, measureLabel, pMethod } from '../figures-text';
 
+/** The statistics' downloads: both tables as CSV, and the workbook of both (its `table` is ignored for XLSX). */
+const STATISTICS_DOWNLOADS: { label: string; format: TableFormat; table: 'descriptives' | 'tests' }[] = [
+  { label: 'Descriptives CSV', format: 'csv', table: 'descriptives' },
+  { label: 'Tests CSV', format: 'csv', table: 'tests' },
+  { label: 'XLSX', format: 'xlsx', table: 'tests' },
+];
+
 /**
  * The group statistics of a batch, one measure at a time: per subject group n, mean, SD, SEM, median and IQR, the
  * tests with their statistic, degrees of freedom and p (and how p was found), and the server's plot of the measure
@@ -66,33 +73,18 @@ export function StatisticsSection({
         </div>
         <fieldset className="flex flex-wrap gap-2">
           <legend className="sr-only">Download the statistics</legend>
-          <Button
-            variant="outline"
-            size="sm"
-            disabled={downloading || !measure}
-            onClick={() => void download('csv', 'descriptives')}
-          >
-            <Download aria-hidden="true" />
-            Descriptives CSV
-          </Button>
-          <Button
-            variant="outline"
-            size="sm"
-            disabled={downloading || !measure}
-            onClick={() => void download('csv', 'tests')}
-          >
-            <Download aria-hidden="true" />
-            Tests CSV
-          </Button>
-          <Button
-            variant="outline"
-            size="sm"
-            disabled={downloading || !measure}
-            onClick={() => void download('xlsx', 'tests')}
-          >
-            <Download aria-hidden="true" />
-            XLSX
-          </Button>
+          {STATISTICS_DOWNLOADS.map(({ label, format, table }) => (
+            <Button
+              key={label}
+              variant="outline"
+              size="sm"
+              disabled={downloading || !measure}
+              onClick={() => void download(format, table)}
+            >
+              <Download aria-hidden="true" />
+              {label}
+            </Button>
+          ))}
         </fieldset>
       </CardHeader>
       <CardContent className="grid gap-6">
