@@ -202,7 +202,10 @@ test('a CSV with a bad row is refused with its spec §5 message; a good one is i
   ]);
 });
 
-test('a track exported as CSV imports back on the same frames', async ({ page, request }) => {
+test('a track exported as CSV imports back on the same frames; the tracks export as BORIS events', async ({
+  page,
+  request,
+}) => {
   const video = await newVideo(request, 'export');
   const source = await createTrack(request, video, 'Freezing');
   const ranges: Ranges = [
@@ -241,6 +244,25 @@ test('a track exported as CSV imports back on the same frames', async ({ page, r
     [30, 1199 / FPS],
   ]);
   rmSync(file, { force: true });
+
+  // Both tracks as BORIS's aggregated events: a state event per bout, the track as the behaviour, by start time.
+  const boris = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'BORIS (TSV)' }).click();
+  const [header, ...events] = readFileSync((await (await boris).path())!, 'utf8')
+    .trimEnd()
+    .split('\r\n')
+    .map((line) => line.split('\t'));
+  const cell = (cells: string[], column: string) => cells[header!.indexOf(column)];
+  expect(header!.slice(0, 2)).toEqual(['Observation id', 'Observation date']);
+  expect(events).toHaveLength(8);
+  for (const track of ['Freezing', 'Freezing again']) {
+    expect(events.filter((cells) => cell(cells, 'Behavior') === track)).toHaveLength(4);
+  }
+  expect(events.every((cells) => cell(cells, 'Behavior type') === 'STATE')).toBe(true);
+  const starts = events.map((cells) => Number(cell(cells, 'Start (s)')));
+  expect(starts).toEqual([...starts].sort((a, b) => a - b));
+  expect(starts[0]).toBeCloseTo(7 / FPS, 6);
+  expect(Number(cell(events[0]!, 'Stop (s)'))).toBeCloseTo(40 / FPS, 6);
 });
 
 test('a change the server cannot take stays queued in the browser, through a reload, until it is saved', async ({
