@@ -155,7 +155,7 @@ describe('zone editor', () => {
     expect(current().zones).toHaveLength(0);
   });
 
-  it('draws the scale line by two clicks and takes its true length and unit', async () => {
+  it('draws the scale line by two clicks, takes its true length and unit, and removes it', async () => {
     render(<Harness />);
     await tool('Scale line');
     click(10, 100);
@@ -170,6 +170,11 @@ describe('zone editor', () => {
     fireEvent.pointerMove(canvas(), at(130, 100));
     fireEvent.pointerUp(canvas(), at(130, 100));
     expect(screen.getByTestId('scale-pixels').textContent).toBe('Line of 120.0 px');
+    // Removed: distances fall back to pixels, and the list says so.
+    await userEvent.click(screen.getByRole('button', { name: 'Remove the scale' }));
+    expect(current().scale).toBeNull();
+    expect(screen.queryByTestId('scale-pixels')).toBeNull();
+    expect(screen.getByText(/^No scale: distances and speeds are in pixels\./)).toBeTruthy();
   });
 
   it('names and colours zones in the list, flagging a duplicate name', async () => {
