@@ -26,6 +26,8 @@ export type Statistics = ApiResponse<typeof STATISTICS, 'get'>;
 export type MeasureStatistics = Statistics['measures'][number];
 export type TableFormat = 'csv' | 'xlsx';
 export type TableLayout = 'wide' | 'long';
+/** The statistics' two tables (one CSV each; the XLSX holds both). */
+export type StatisticsTable = 'descriptives' | 'tests';
 /** Whose results: one batch's, or a protocol's across all its batches. */
 export type ResultsSource = { batchUuid: string } | { protocolUuid: string };
 
@@ -100,12 +102,7 @@ export const resultsApi = {
   },
   statistics: (projectUuid: string, batchUuid: string): Promise<Statistics> =>
     api.GET(STATISTICS, { params: { ...onBatch(projectUuid, batchUuid), query: { format: 'json' } } }),
-  downloadStatistics: async (
-    projectUuid: string,
-    batchUuid: string,
-    format: TableFormat,
-    table: 'descriptives' | 'tests',
-  ) => {
+  downloadStatistics: async (projectUuid: string, batchUuid: string, format: TableFormat, table: StatisticsTable) => {
     const response = await apiDownload('get', STATISTICS, {
       params: { ...onBatch(projectUuid, batchUuid), query: format === 'csv' ? { format, table } : { format } },
     });

@@ -12,11 +12,11 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { saveResponse } from '@/lib/download';
 import { errorMessage } from '@/lib/errors';
 import { countOf } from '@/lib/format';
-import { type MeasureStatistics, resultQueries, resultsApi, type TableFormat } from '../api';
+import { type MeasureStatistics, resultQueries, resultsApi, type StatisticsTable, type TableFormat } from '../api';
 import { formatDf, formatFigure, formatP, measureLabel, pMethod } from '../figures-text';
 
 /** The statistics' downloads: both tables as CSV, and the workbook of both (its `table` is ignored for XLSX). */
-const STATISTICS_DOWNLOADS: { label: string; format: TableFormat; table: 'descriptives' | 'tests' }[] = [
+const STATISTICS_DOWNLOADS: { label: string; format: TableFormat; table: StatisticsTable }[] = [
   { label: 'Descriptives CSV', format: 'csv', table: 'descriptives' },
   { label: 'Tests CSV', format: 'csv', table: 'tests' },
   { label: 'XLSX', format: 'xlsx', table: 'tests' },
@@ -42,7 +42,7 @@ export function StatisticsSection({
   const measure = measures.find((item) => item.name === chosen) ?? measures[0];
   const [downloading, setDownloading] = useState(false);
 
-  const download = async (format: TableFormat, table: 'descriptives' | 'tests') => {
+  const download = async (format: TableFormat, table: StatisticsTable) => {
     setDownloading(true);
     try {
       await resultsApi.downloadStatistics(projectUuid, batchUuid, format, table);
