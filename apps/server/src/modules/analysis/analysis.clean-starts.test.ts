@@ -2,7 +2,8 @@
  * Clean starts through the whole app (issue 9): a video whose flagged keyframes are not clean starts (x264 intra
  * refresh), analysed by two workers in one-second segments, gives the series of a single pass; the proofs are kept
  * per video; a preview mid-video gives the single pass's values; and a video with damaged data fails its run with
- * the decode error ffmpeg reported instead of succeeding with wrong numbers.
+ * the decode error ffmpeg reported instead of succeeding with wrong numbers. On a closed-GOP video the cuts move onto
+ * keyframes, so those pieces decode nothing before the frame they need.
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -127,6 +128,49 @@ describe('clean starts in runs and previews', () => {
     const body = preview.json() as { frames: number[]; values: number[] };
     expect(body.frames[0]).toBe(96);
     expect(body.values).toEqual(single.slice(96, 96 + body.values.length));
+  });
+
+  it('cuts a closed-GOP video right after keyframes, so those pieces decode nothing before the frame they need', {
+    timeout: 240_000,
+  }, async () => {
+    // keyint 30 at 30 fps; five 30-frame pieces planned (cuts 30, 60, 90, 120): each needs the frame before it, 29,
+    // 59…, which a decode from the keyframe at 0, 30… reaches only after 29 frames it drops. Each cut moves to the
+    // keyframe after it + 1 instead.
+    const closed = LAB_SHAPES.find((candidate) => candidate.name === 'b-pyramid')!;
+    const file = labVideo(closed);
+    const whole = await analyseFrameRange({
+      ffmpeg: t.ctx.media.binaries.ffmpeg,
+      source: {
+        path: file,
+        demuxer: null,
+        fps: closed.fps,
+        width: closed.width,
+        height: closed.height,
+        pixelFormat: 'yuv420p',
+        fullRange: false,
+        startTime: 0,
+      },
+      parameters,
+      startFrame: 0,
+      endFrame: null,
+    });
+    const { analysisUrl } = await upload(file);
+    const done = await run(analysisUrl);
+    expect(done).toMatchObject({ status: 'succeeded', error: null });
+    const raw = await get(`${analysisUrl}${done.analysis_uuid}/series/`);
+    expect(Array.from(new Float64Array(new Uint8Array(raw.rawPayload).buffer))).toEqual(Array.from(whole.values));
+
+    const segments = await t.ctx.db
+      .select()
+      .from(analysisSegments)
+      .where(eq(analysisSegments.analysisUuid, done.analysis_uuid))
+      .orderBy(analysisSegments.index);
+    const [row] = await t.ctx.db.select().from(analyses).where(eq(analyses.analysisUuid, done.analysis_uuid));
+    const starts = (row!.source as { segmentStarts: CleanStart[] }).segmentStarts;
+    expect(segments.map((segment) => segment.startFrame)).toEqual([0, 31, 61, 91, 121]);
+    // Every later piece seeks to its keyframe and uses it as the frame before its first.
+    expect(starts.map((start) => start.frame)).toEqual([0, 30, 60, 90, 120]);
+    expect(starts.slice(1).every((start) => start.seekS !== null)).toBe(true);
   });
 
   it('fails the run of a video with damaged data with the decode error, never a result', {

@@ -10,7 +10,6 @@ import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
 import { analyses } from '../../db/schema.js';
-import { readFromFrame } from '../../jobs/pieces.js';
 import { badRequest } from '../../lib/errors.js';
 import { protocolForRun } from '../protocols/protocol.service.js';
 import { subjectOfVideoNow, type VideoRow } from '../videos/video.lookup.js';
@@ -21,8 +20,8 @@ import { type AnalysisRow, analysisDetectJob, type RunSource, segmentPieces } fr
 import type { createAnalysisBody } from './analysis.schemas.js';
 import { parseEventParameters, parseMovementParameters, softwareVersion } from './analysis.service.js';
 import { basicSource, probeSource, requireAnalysable, requireDecodable } from './analysis.source.js';
-import { cleanStartsFor, plannedSegments } from './clean-starts.js';
-import { maxLeadFrames, withCleanStarts } from './engine/plan.js';
+import { piecesWithStarts, plannedSegments } from './clean-starts.js';
+import { withCleanStarts } from './engine/plan.js';
 import { asksPoseSource, checkPoseLocationParameters, poseLocationJob } from './location.pose.js';
 import { checkLocationParameters } from './location.reference.js';
 import { locationPieces, locationReferenceJob } from './location.runs.js';
@@ -158,25 +157,16 @@ export async function prepareRun(
   const pieces = kind === 'location_tracking' ? locationPieces : segmentPieces;
   const probed = await probeSource(context, video);
   const planned = plannedSegments(context, probed.frameCount, probed.fps, preloaded.parallelism);
-  // Each cut decodes from a proven clean start (read once per video, cached); a cut without one is dropped.
-  // The start must give the frame before the cut (withCleanStarts), which a chained piece never reads.
-  const starts =
+  // Each cut moves onto a keyframe near it and decodes from a proven clean start (read once per video, cached); a
+  // cut without one is dropped. The start must give the frame before the cut, which a chained piece never reads.
+  const { handOff } = pieces.kind;
+  const lookBack = handOff.mode === 'look-back' ? Math.max(1, handOff.frames) : 1;
+  const segments =
     planned.length > 1
       ? await withMediaInput(context, { originalKey: probed.originalKey, container: video.container }, (input) =>
-          cleanStartsFor(
-            context,
-            video,
-            input,
-            probed.fps,
-            planned.map((segment) =>
-              Math.min(segment.startFrame - 1, readFromFrame(pieces.kind.handOff, segment.startFrame)),
-            ),
-            undefined,
-            preloaded.packetIndex,
-          ),
+          piecesWithStarts(context, video, input, planned, probed.fps, lookBack, preloaded.packetIndex),
         )
-      : [];
-  const segments = withCleanStarts(planned, starts, maxLeadFrames(probed.fps, planned[0]?.endFrame ?? 0));
+      : withCleanStarts(planned, [], 0);
   const source: RunSource = { ...probed, segmentStarts: segments.map((segment) => segment.start) };
   return {
     kind,

@@ -29,6 +29,7 @@ import {
   type MovementDetectionParameters,
 } from './analysis.schemas.js';
 import type { DecodeSource } from './engine/decode.js';
+import { MOVEMENT_LOOK_BACK } from './engine/plan.js';
 import { runTask, TaskCancelledError } from './engine/worker-client.js';
 
 export type AnalysisRow = typeof analyses.$inferSelect;
@@ -80,9 +81,6 @@ export async function markRunning(context: AppContext, analysisUuid: string) {
     .set({ status: 'running', startedAt: new Date() })
     .where(and(eq(analyses.analysisUuid, analysisUuid), eq(analyses.status, 'queued')));
 }
-
-/** The frames before its first that a segment reads: a frame difference needs the frame before. */
-const MOVEMENT_LOOK_BACK = 1;
 
 type SegmentRow = Piece<never>;
 

@@ -84,6 +84,9 @@ export function roiInCrop(roi: Rect | undefined, crop: Rect): Rect {
   return { x: roi.x - crop.x, y: roi.y - crop.y, width: roi.width, height: roi.height };
 }
 
+/** The frames before its first that a movement piece reads: a frame difference needs the frame before. */
+export const MOVEMENT_LOOK_BACK = 1;
+
 export interface Segment {
   index: number;
   /** First frame whose value the segment produces. */
@@ -122,6 +125,49 @@ export function planSegments(frameCount: number, options: SegmentPlanOptions): S
     });
   }
   return segments;
+}
+
+/**
+ * Moves each cut onto a keyframe near it: segment i then starts `lookBack` frames after a keyframe, so its decode can
+ * start at that keyframe and drop nothing before the frames it reads (a cut between keyframes decodes the stretch from
+ * the keyframe before it twice: up to a keyframe gap, ~250 frames for x264's default). A cut moves to the nearest
+ * keyframe, and only by up to a quarter of the shorter segment beside it, so the segments stay near-equal and in order.
+ * `keyframes` are frame numbers, increasing. Whether a keyframe is a clean start is still proven (withCleanStarts).
+ */
+export function cutsAtKeyframes(
+  segments: readonly Segment[],
+  keyframes: readonly number[],
+  lookBack: number,
+): Segment[] {
+  const out = segments.map((segment) => ({ ...segment }));
+  for (let i = 1; i < out.length; i++) {
+    const cut = out[i]!.startFrame;
+    const lead = cut - lookBack;
+    const keyframe = nearest(keyframes, lead);
+    if (keyframe === undefined) continue;
+    const moved = keyframe + lookBack;
+    const room = Math.floor(Math.min(cut - out[i - 1]!.startFrame, out[i]!.endFrame - cut) / 4);
+    if (moved === cut || Math.abs(moved - cut) > room) continue;
+    out[i - 1]!.endFrame = moved;
+    out[i]!.startFrame = moved;
+  }
+  return out;
+}
+
+/** The value of a sorted list nearest to `target` (the earlier one on a tie); undefined for an empty list. */
+function nearest(sorted: readonly number[], target: number): number | undefined {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (sorted[middle]! < target) low = middle + 1;
+    else high = middle;
+  }
+  const after = sorted[low];
+  const before = sorted[low - 1];
+  if (before === undefined) return after;
+  if (after === undefined) return before;
+  return target - before <= after - target ? before : after;
 }
 
 export interface StartedSegment extends Segment {
