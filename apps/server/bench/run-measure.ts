@@ -68,7 +68,10 @@ export interface RunMeasure {
 /** Progress from which the run is polled every 50 ms instead of every 200 ms. */
 const NEAR_THE_END = 0.9;
 
-/** One run (movement detection unless `kind` says otherwise): POST, then a GET every 200 ms until it has succeeded. */
+/**
+ * One run (movement detection unless `kind` says otherwise): POST, then a GET every 200 ms (every 50 ms from 90 % on)
+ * until it has succeeded.
+ */
 export async function measureRun(
   h: BenchHarness,
   server: { pid: number },

@@ -98,8 +98,9 @@ export async function prepareCleanStarts(
   const stored = await loadPacketIndex(context, video.videoUuid, input, signal);
   // Movement pieces read from the frame before their first; location pieces from their warm-up's first frame. Each
   // kind's cuts move onto keyframes as a run's will (piecesWithStarts).
+  const keyframes = keyframeFrames(stored);
   const leads = [MOVEMENT_LOOK_BACK, LOCATION_WARM_UP_FRAMES].flatMap((lookBack) =>
-    cutsAtKeyframes(planned, keyframeFrames(stored), lookBack)
+    cutsAtKeyframes(planned, keyframes, lookBack)
       .slice(1)
       .map((segment) => Math.max(0, segment.startFrame - lookBack)),
   );

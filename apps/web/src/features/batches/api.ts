@@ -1,4 +1,4 @@
-import type { ApiRequestBody, ApiResponse } from '@app/api';
+import type { ApiRequestBody, ApiResponse, paths } from '@app/api';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { Page } from '@/lib/api-client';
 import { api, apiDownload } from '@/lib/api-client-typed';
@@ -26,8 +26,8 @@ export type Statistics = ApiResponse<typeof STATISTICS, 'get'>;
 export type MeasureStatistics = Statistics['measures'][number];
 export type TableFormat = 'csv' | 'xlsx';
 export type TableLayout = 'wide' | 'long';
-/** The statistics' two tables (one CSV each; the XLSX holds both). */
-export type StatisticsTable = 'descriptives' | 'tests';
+/** The statistics' two tables (one CSV each; the XLSX holds both), as the server's document names them. */
+export type StatisticsTable = NonNullable<NonNullable<paths[typeof STATISTICS]['get']['parameters']['query']>['table']>;
 /** Whose results: one batch's, or a protocol's across all its batches. */
 export type ResultsSource = { batchUuid: string } | { protocolUuid: string };
 
