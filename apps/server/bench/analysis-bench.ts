@@ -127,6 +127,22 @@ async function quietMachine(h: BenchHarness): Promise<number> {
   return os.loadavg()[0]!;
 }
 
+/** Issue 21's target row: movement detection with 2 workers, 3 runs each paired with a reference decode. */
+async function twoWorkerRows(
+  h: BenchHarness,
+  server: Awaited<ReturnType<BenchHarness['startServer']>>,
+  analysisUrl: string,
+  grayReferenceSeconds: () => Promise<number>,
+) {
+  h.log('analysis: movement detection with 2 workers, 3 runs each paired with a reference decode...');
+  const twoWorkers = await measurePairs(3, grayReferenceSeconds, () => measureRun(h, server, analysisUrl, {}));
+  return pairedMeasureRows(
+    'Movement detection end to end, ANALYSIS_WORKERS=2, whole frame',
+    ' (target ≥ 1.6 × ffmpeg gray)',
+    twoWorkers,
+  );
+}
+
 /**
  * Measures on `dataDir` (a stopped server's directory with the bench user and its project's subjects) and
  * answers the table rows.
@@ -135,7 +151,7 @@ export async function analysisPhase(
   h: BenchHarness,
   dataDir: string,
   subjectsUrl: string,
-  options: { locationOnly?: boolean } = {},
+  options: { locationOnly?: boolean; movementOnly?: boolean } = {},
 ): Promise<[string, string][]> {
   const rows: [string, string][] = [];
   h.log('analysis: preparing the 10-minute 640x480 video...');
@@ -182,6 +198,18 @@ export async function analysisPhase(
     return rows;
   }
 
+  if (options.movementOnly) {
+    const server = await h.startServer(dataDir, { ANALYSIS_WORKERS: '2' });
+    try {
+      h.log('analysis: uploading the video...');
+      const { videoUrl } = await uploadReadyVideo(h, subjectsUrl, file, 120_000);
+      rows.push(...(await twoWorkerRows(h, server, `${videoUrl}analysis/`, grayReferenceSeconds)));
+    } finally {
+      await server.stop();
+    }
+    return rows;
+  }
+
   h.log('analysis: the counting kernel alone...');
   const plain = { threshold: 20, opening: 0, closing: 0, small_object_removal: 0 };
   rows.push([
@@ -214,15 +242,7 @@ export async function analysisPhase(
 
   server = await h.startServer(dataDir, { ANALYSIS_WORKERS: '2' });
   try {
-    h.log('analysis: movement detection with 2 workers, 3 runs each paired with a reference decode...');
-    const twoWorkers = await measurePairs(3, grayReferenceSeconds, () => measureRun(h, server, urls.analysisUrl, {}));
-    rows.push(
-      ...pairedMeasureRows(
-        'Movement detection end to end, ANALYSIS_WORKERS=2, whole frame',
-        ' (target ≥ 1.6 × ffmpeg gray)',
-        twoWorkers,
-      ),
-    );
+    rows.push(...(await twoWorkerRows(h, server, urls.analysisUrl, grayReferenceSeconds)));
     h.log('analysis: movement detection with 2 workers and a quarter-picture ROI...');
     runRows(
       'Movement detection end to end, ANALYSIS_WORKERS=2, one ROI of a quarter of the picture (320x240, decode cropped)',

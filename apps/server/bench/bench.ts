@@ -1,6 +1,6 @@
 // `npm run bench`: starts the built server on a fresh DATA_DIR (embedded shape: PGlite, local disk) and measures it
 // over real HTTP. Prints a markdown table and writes it to docs/benchmarks.md. `npm run bench -- --only=analysis`
-// (or `--only=agreement`, `--only=copy`, `--only=pose`, `--only=batches`…) runs those rows alone and only prints them.
+// (or `--only=movement`, `--only=agreement`, `--only=copy`, `--only=pose`, `--only=batches`…) runs those rows alone and only prints them.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import {
   createReadStream,
@@ -417,6 +417,10 @@ const batchesOnly = () => seededPhaseOnly(batchPhase);
 const locationOnly = () =>
   seededPhaseOnly((h, dataDir, subjectsUrl) => analysisPhase(h, dataDir, subjectsUrl, { locationOnly: true }));
 
+/** `--only=movement`: issue 21's target row alone (movement detection, 2 workers, paired with ffmpeg's decode). */
+const movementOnly = () =>
+  seededPhaseOnly((h, dataDir, subjectsUrl) => analysisPhase(h, dataDir, subjectsUrl, { movementOnly: true }));
+
 /** The lists under load, on PostgreSQL and embedded; returns its rows (they go to their own section of the file). */
 async function listLoad(): Promise<[string, string][]> {
   const dirs = new Map<string, string>();
@@ -499,6 +503,7 @@ async function main() {
       analysis: analysisOnly,
       batches: batchesOnly,
       location: locationOnly,
+      movement: movementOnly,
       agreement: agreementOnly,
       'quick-score': quickScoreOnly,
       load: async () => {

@@ -1,10 +1,11 @@
 /**
- * Entry point of an analysis worker thread: runs the one task it is given (decode + count frames, detect
- * events, parse an imported CSV, make a preview) off the server's event loop, reports progress, and exits.
- * An `abort` message kills its ffmpeg and ends it.
+ * Entry point of an analysis worker thread: runs the tasks it is sent, one at a time (decode + count frames, detect
+ * events, parse an imported CSV, make a preview), off the server's event loop, and reports progress. The thread
+ * stays for the next task (worker-client.ts keeps a few warm); an `abort` message kills the task's ffmpeg and
+ * fails the task, and the client then ends the thread.
  */
 import { readFile } from 'node:fs/promises';
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { DecodeErrorReport } from '../../../adapters/media/clean-start.js';
 import { ProcessError } from '../../../adapters/media/run-process.js';
 import { layoutGroupPlot, renderGroupPlotPng, renderGroupPlotSvg } from '../../../lib/figures/group-plot.js';
@@ -31,7 +32,8 @@ import type { DetectResult, LocationSummaryTask, WorkerMessage, WorkerTask } fro
 const port = parentPort;
 if (!port) throw new Error('analysis.worker must run in a worker thread');
 
-const controller = new AbortController();
+/** The running task's: a new one per task. */
+let controller = new AbortController();
 
 /** The first of the task's plans whose decode the decoder neither miscounts nor reports errors in (ADR 029). */
 async function decodeReferenceFrames(task: Extract<WorkerTask, { kind: 'location-reference' }>) {
@@ -59,8 +61,9 @@ async function decodeReferenceFrames(task: Extract<WorkerTask, { kind: 'location
   throw new Error('a reference task needs at least one plan');
 }
 
-port.on('message', (message: { type: string }) => {
+port.on('message', (message: { type: 'abort' } | { type: 'task'; task: WorkerTask }) => {
   if (message.type === 'abort') controller.abort();
+  else start(message.task);
 });
 
 function send(message: WorkerMessage, transfer: ArrayBuffer[] = []) {
@@ -168,27 +171,24 @@ async function run(task: WorkerTask): Promise<{ result: unknown; transfer: Array
   }
 }
 
-/** The answer, then the thread lets go of its port: a port with a message listener would keep the thread alive. */
-function answer(message: WorkerMessage, transfer: ArrayBuffer[] = []) {
-  send(message, transfer);
-  port?.unref();
+function start(task: WorkerTask) {
+  controller = new AbortController();
+  run(task).then(
+    ({ result, transfer }) => send({ type: 'done', result }, transfer),
+    (error: unknown) => {
+      const failure = error instanceof Error ? error : new Error(String(error));
+      send({
+        type: 'failed',
+        message: failure.message,
+        name: failure.name,
+        exitCode: failure instanceof ProcessError ? failure.exitCode : null,
+        stderrTail:
+          failure instanceof ProcessError
+            ? failure.stderrTail
+            : failure instanceof DecodeErrorReport
+              ? failure.lines.join('\n')
+              : '',
+      });
+    },
+  );
 }
-
-run(workerData as WorkerTask).then(
-  ({ result, transfer }) => answer({ type: 'done', result }, transfer),
-  (error: unknown) => {
-    const failure = error instanceof Error ? error : new Error(String(error));
-    answer({
-      type: 'failed',
-      message: failure.message,
-      name: failure.name,
-      exitCode: failure instanceof ProcessError ? failure.exitCode : null,
-      stderrTail:
-        failure instanceof ProcessError
-          ? failure.stderrTail
-          : failure instanceof DecodeErrorReport
-            ? failure.lines.join('\n')
-            : '',
-    });
-  },
-);

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { decodeSourceOf } from '../../../../test/fixtures/decode-source.js';
 import { analysisFixtures, JUMPS_FIXTURE } from '../../../../test/fixtures/videos.js';
 import { resolveMediaBinaries } from '../../../adapters/media/binaries.js';
 import { FfmpegMedia } from '../../../adapters/media/ffmpeg-media.js';
-import { demuxerOf, inputArgs } from '../../../adapters/media/input-policy.js';
+import { inputArgs } from '../../../adapters/media/input-policy.js';
 import { runProcess } from '../../../adapters/media/run-process.js';
 import { detectEvents } from './events.js';
 import type { Rect } from './intensity.js';
@@ -24,19 +25,7 @@ const defaults: MovementParameters = {
   bypass_ranges: [],
 };
 
-async function sourceOf(file: string) {
-  const facts = await media.probe(file);
-  return {
-    path: file,
-    demuxer: demuxerOf(facts.container),
-    fps: facts.fps,
-    width: facts.width,
-    height: facts.height,
-    pixelFormat: facts.pixelFormat,
-    fullRange: facts.fullRange,
-    startTime: facts.startTime,
-  };
-}
+const sourceOf = (file: string) => decodeSourceOf(media, file);
 
 async function analyse(
   file: string,

@@ -1,6 +1,6 @@
 /**
- * The messages between the server and an analysis worker thread. Each worker runs one task and exits; the
- * server side is `worker-client.ts`, the thread side `analysis.worker.ts`.
+ * The messages between the server and an analysis worker thread. A thread runs one task at a time and stays for
+ * the next; the server side is `worker-client.ts`, the thread side `analysis.worker.ts`.
  */
 import type { GroupPlotInput } from '../../../lib/figures/group-plot.js';
 import type { EventDetectionParameters, Series } from './events.js';

@@ -1,7 +1,10 @@
 /**
- * Runs one analysis task in a fresh worker thread, so no heavy loop ever runs on the server's event loop.
- * Cancelling (the signal) asks the thread to stop, kills its ffmpeg by pid, and terminates the thread if it
- * has not ended within half a second: a revoked run's processes are gone within a second.
+ * Runs analysis tasks in worker threads, so no heavy loop ever runs on the server's event loop. A thread that
+ * finished its task waits (unreferenced, so it never keeps the process alive) for the next one: a run's pieces, its
+ * join and a review's previews start on a warm thread instead of loading the engine's bundle and compiling the
+ * counting kernel again (ADR 023). Cancelling (the signal) asks the thread to stop, kills its ffmpeg by pid, and
+ * ends the thread when it answers or within half a second: a revoked run's processes are gone within a second, and
+ * a cancelled task's thread is never reused.
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -36,18 +39,63 @@ export function startWorkerThread(entry: { source: URL; bundle: URL }, workerDat
   return new Worker(bootstrap, { eval: true, workerData });
 }
 
-function startWorker(task: WorkerTask): Worker {
-  return startWorkerThread(
-    {
-      source: new URL('./analysis.worker.ts', import.meta.url),
-      bundle: new URL('./analysis-worker.js', import.meta.url),
-    },
-    task,
-  );
+const ANALYSIS_WORKER = {
+  source: new URL('./analysis.worker.ts', import.meta.url),
+  bundle: new URL('./analysis-worker.js', import.meta.url),
+};
+
+/** Warm threads kept at most: a run's pieces on every worker, its join, a preview. */
+const MAX_IDLE_THREADS = 4;
+/** A warm thread unused this long ends (its heap is given back). */
+const IDLE_THREAD_MS = 60_000;
+
+const idleThreads = new Map<Worker, NodeJS.Timeout>();
+
+function takeThread(): Worker {
+  for (const [worker, timer] of idleThreads) {
+    idleThreads.delete(worker);
+    clearTimeout(timer);
+    worker.ref();
+    return worker;
+  }
+  const worker = startWorkerThread(ANALYSIS_WORKER);
+  // A thread that dies while idle leaves the pool; its error (if any) has no task left to fail.
+  worker.on('error', () => idleThreads.delete(worker));
+  worker.on('exit', () => idleThreads.delete(worker));
+  return worker;
+}
+
+function releaseThread(worker: Worker) {
+  if (idleThreads.size >= MAX_IDLE_THREADS) {
+    void worker.terminate();
+    return;
+  }
+  worker.unref();
+  const timer = setTimeout(() => {
+    idleThreads.delete(worker);
+    void worker.terminate();
+  }, IDLE_THREAD_MS);
+  timer.unref();
+  idleThreads.set(worker, timer);
+}
+
+/** The warm threads' ids (tests check that a task reuses one). */
+export function idleAnalysisThreadIds(): number[] {
+  return [...idleThreads.keys()].map((worker) => worker.threadId);
+}
+
+/** Ends the warm threads (tests that count threads; nothing else needs to). */
+export async function endIdleAnalysisThreads(): Promise<void> {
+  const workers = [...idleThreads.keys()];
+  for (const [worker, timer] of idleThreads) {
+    clearTimeout(timer);
+    idleThreads.delete(worker);
+  }
+  await Promise.all(workers.map((worker) => worker.terminate()));
 }
 
 let running = 0;
-/** Worker threads alive in this process (tests check that a revoke leaves none). */
+/** Worker threads busy with a task, or ending after a cancel (tests check that a revoke leaves none). */
 export function runningAnalysisWorkers(): number {
   return running;
 }
@@ -65,10 +113,11 @@ export function runTask<Kind extends WorkerTask['kind']>(
       reject(new TaskCancelledError('The task was cancelled.'));
       return;
     }
-    const worker = startWorker(task);
+    const worker = takeThread();
     running++;
     let ffmpegPid: number | undefined;
     let settled = false;
+    let cancelled = false;
     let killTimer: NodeJS.Timeout | undefined;
 
     const settle = (outcome: () => void) => {
@@ -77,15 +126,27 @@ export function runTask<Kind extends WorkerTask['kind']>(
       options.signal?.removeEventListener('abort', onAbort);
       outcome();
     };
+    /** The thread is done with this task: back to the pool, or (cancelled) ended. */
+    const letGo = () => {
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      if (cancelled) {
+        if (killTimer) clearTimeout(killTimer);
+        void worker.terminate();
+        return;
+      }
+      worker.off('exit', onExit);
+      running--;
+      releaseThread(worker);
+    };
     const onAbort = () => {
+      cancelled = true;
       worker.postMessage({ type: 'abort' });
       if (ffmpegPid !== undefined) killQuietly(ffmpegPid);
       killTimer = setTimeout(() => void worker.terminate(), 500);
       settle(() => reject(new TaskCancelledError('The task was cancelled.')));
     };
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-
-    worker.on('message', (message: WorkerMessage) => {
+    const onMessage = (message: WorkerMessage) => {
       switch (message.type) {
         case 'progress':
           if (!settled) options.onProgress?.(message.framesDone);
@@ -97,6 +158,7 @@ export function runTask<Kind extends WorkerTask['kind']>(
           // The thread answers only after its ffmpeg has closed; its pid may now belong to someone else.
           ffmpegPid = undefined;
           settle(() => resolve(message.result as TaskResults[Kind]));
+          letGo();
           break;
         case 'failed': {
           ffmpegPid = undefined;
@@ -107,18 +169,24 @@ export function runTask<Kind extends WorkerTask['kind']>(
                 ? new DecodeErrorReport(message.stderrTail.split('\n'))
                 : new Error(message.message);
           settle(() => reject(error));
+          letGo();
           break;
         }
       }
-    });
-    worker.on('error', (error) => settle(() => reject(error)));
-    worker.on('exit', (code) => {
+    };
+    const onError = (error: Error) => settle(() => reject(error));
+    const onExit = (code: number) => {
       running--;
       if (killTimer) clearTimeout(killTimer);
       // A thread that died without answering (out of memory, killed) must not leave its ffmpeg behind.
       if (ffmpegPid !== undefined) killQuietly(ffmpegPid);
       settle(() => reject(new Error(`The analysis worker stopped unexpectedly (exit code ${code}).`)));
-    });
+    };
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    worker.on('message', onMessage);
+    worker.on('error', onError);
+    worker.on('exit', onExit);
+    worker.postMessage({ type: 'task', task });
   });
 }
 
