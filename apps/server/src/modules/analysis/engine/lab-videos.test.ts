@@ -9,6 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeSourceOf } from '../../../../test/fixtures/decode-source.js';
 import { damagedLabVideo, LAB_SHAPES, labVideo } from '../../../../test/fixtures/lab-videos.js';
 import { resolveMediaBinaries } from '../../../adapters/media/binaries.js';
 import {
@@ -21,7 +22,7 @@ import {
 } from '../../../adapters/media/clean-start.js';
 import { prover, proveStart } from '../../../adapters/media/clean-start-ffmpeg.js';
 import { FfmpegMedia } from '../../../adapters/media/ffmpeg-media.js';
-import { demuxerOf, inputArgs } from '../../../adapters/media/input-policy.js';
+import { inputArgs } from '../../../adapters/media/input-policy.js';
 import { thumbnailArgs } from '../../../adapters/media/media.js';
 import { type PacketIndex, seekIndexOf } from '../../../adapters/media/packet-index.js';
 import { runProcess } from '../../../adapters/media/run-process.js';
@@ -52,19 +53,7 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-async function sourceOf(file: string): Promise<DecodeSource> {
-  const facts = await media.probe(file);
-  return {
-    path: file,
-    demuxer: demuxerOf(facts.container),
-    fps: facts.fps,
-    width: facts.width,
-    height: facts.height,
-    pixelFormat: facts.pixelFormat,
-    fullRange: facts.fullRange,
-    startTime: facts.startTime,
-  };
-}
+const sourceOf = (file: string): Promise<DecodeSource> => decodeSourceOf(media, file);
 
 /** Every frame as ffmpeg's own gray conversion gives it, in decode order, none dropped or repeated. */
 async function grayFrames(file: string, width: number, height: number): Promise<Uint8Array[]> {

@@ -6,12 +6,12 @@
  * side by side, or the keyframes in one pass (ADR 029), whose count the decoder must agree with.
  */
 import { describe, expect, it } from 'vitest';
+import { decodeSourceOf } from '../../../../../test/fixtures/decode-source.js';
 import { LAB_SHAPES, labVideo } from '../../../../../test/fixtures/lab-videos.js';
 import { LOCATION_FIXTURE, locationVideo } from '../../../../../test/fixtures/location-videos.js';
 import { resolveMediaBinaries } from '../../../../adapters/media/binaries.js';
 import { FILE_START } from '../../../../adapters/media/clean-start.js';
 import { FfmpegMedia } from '../../../../adapters/media/ffmpeg-media.js';
-import { demuxerOf } from '../../../../adapters/media/input-policy.js';
 import type { DecodeSource } from '../decode.js';
 import { decodeFramesAt, decodeKeyframes, framePicks, KeyframesMiscounted, trackFrameRange } from './track-range.js';
 import type { FrameTracker, Point, TrackerHandoff } from './tracker.js';
@@ -20,19 +20,7 @@ const binaries = resolveMediaBinaries(process.env.TMPDIR ?? '/tmp');
 const media = new FfmpegMedia(binaries);
 const F = LOCATION_FIXTURE;
 
-async function sourceOf(file: string): Promise<DecodeSource> {
-  const facts = await media.probe(file);
-  return {
-    path: file,
-    demuxer: demuxerOf(facts.container),
-    fps: facts.fps,
-    width: facts.width,
-    height: facts.height,
-    pixelFormat: facts.pixelFormat,
-    fullRange: facts.fullRange,
-    startTime: facts.startTime,
-  };
-}
+const sourceOf = (file: string): Promise<DecodeSource> => decodeSourceOf(media, file);
 
 /**
  * A test tracker whose answer depends on its state: the centre of the pixels darker than 100, averaged with the
