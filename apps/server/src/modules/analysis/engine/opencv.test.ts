@@ -15,9 +15,10 @@ import path from 'node:path';
 import type * as OpenCv from '@techstark/opencv-js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeSourceOf } from '../../../../test/fixtures/decode-source.js';
 import { resolveMediaBinaries } from '../../../adapters/media/binaries.js';
 import { FfmpegMedia } from '../../../adapters/media/ffmpeg-media.js';
-import { demuxerOf, inputArgs } from '../../../adapters/media/input-policy.js';
+import { inputArgs } from '../../../adapters/media/input-policy.js';
 import { runProcess } from '../../../adapters/media/run-process.js';
 import type { DecodeSource } from './decode.js';
 import { IntensityCounter, type Rect } from './intensity.js';
@@ -229,17 +230,7 @@ describe('the engine equals OpenCV on decoded video, frame by frame', () => {
           ...video.make(SCENE),
           file,
         ]);
-        const facts = await media.probe(file);
-        source = {
-          path: file,
-          demuxer: demuxerOf(facts.container),
-          fps: facts.fps,
-          width: facts.width,
-          height: facts.height,
-          pixelFormat: facts.pixelFormat,
-          fullRange: facts.fullRange,
-          startTime: facts.startTime,
-        };
+        source = await decodeSourceOf(media, file);
         // The lab's side: ffmpeg's own gray frames, blurred by OpenCV.
         const { stdout } = await runProcess(binaries.ffmpeg, [
           ...[
