@@ -3,6 +3,7 @@ import { loadConfig } from './config.js';
 import { closeContext, createContext } from './context.js';
 import { createLogger } from './logger.js';
 import { warmUpAgreementWorker } from './modules/agreement/engine/agreement-worker-client.js';
+import { warmUpAnalysisThreads } from './modules/analysis/engine/worker-client.js';
 import { deletePendingFilesJob } from './modules/files/file-deletion.js';
 import { jobDefinitions } from './modules/job-registry.js';
 import { startJobWatchdog } from './modules/job-watchdog.js';
@@ -26,6 +27,12 @@ async function main() {
   const watchdog = config.runWorkers ? startJobWatchdog(context) : undefined;
   // …and queue the trash's purge (items past TRASH_DAYS) now and every hour.
   const purge = config.runWorkers ? startTrashPurge(context) : undefined;
+  // …and ready the threads of a run's pieces and its join now, kept warm, so no run pays their start (ADR 023).
+  if (config.runWorkers) {
+    warmUpAnalysisThreads(config.analysisWorkers + 1).catch((error: unknown) =>
+      logger.warn({ err: error }, 'warming the analysis threads failed'),
+    );
+  }
   // Finish any file deletions a previous process could not complete.
   await context.jobs.send(deletePendingFilesJob, {}, { singletonKey: 'startup' });
 

@@ -112,9 +112,9 @@ export function grayDecodeArgs(source: DecodeSource, window: DecodeWindow): stri
   // muxer's 1/fps clock, which ffmpeg reports as an error (and every reported line fails a decode).
   args.push('-vf', filters.join(','), '-vsync', 'passthrough', '-enc_time_base', '-1');
   if (window.frames !== null) args.push('-frames:v', String(window.frames));
-  // Unbuffered output: one write per frame instead of one per 32 KB of ffmpeg's I/O buffer — fewer wake-ups of
-  // the reader; a third less system time on both sides of the pipe.
-  args.push('-avioflags', 'direct', '-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1');
+  // ffmpeg writes each frame in 32 KB pieces (its I/O buffer). `-avioflags direct` does not change that: the
+  // command line opens its output without the flag (ADR 023, night amendment: strace, 10 writes a frame either way).
+  args.push('-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1');
   return args;
 }
 

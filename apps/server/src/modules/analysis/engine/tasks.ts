@@ -154,7 +154,16 @@ export interface PoseSeriesTask extends PoseSeriesInput {
   csvPath: string;
 }
 
+/**
+ * Readies a new thread for a run (worker-client.ts, `warmUpAnalysisThreads`): its bundle loaded, the counting
+ * kernel compiled and run on synthetic frames, event detection run once — work a run's first frames would pay.
+ */
+export interface WarmUpTask {
+  kind: 'warm-up';
+}
+
 export type WorkerTask =
+  | WarmUpTask
   | ({ kind: 'frames' } & FrameRangeTask)
   | DetectTask
   | ImportTask
@@ -169,6 +178,7 @@ export type WorkerTask =
   | PoseLocationTask;
 
 export interface TaskResults {
+  'warm-up': { frames: number };
   frames: { values: Float64Array };
   detect: DetectResult;
   import: ImportResult;

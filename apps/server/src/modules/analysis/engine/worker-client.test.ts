@@ -1,7 +1,7 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { decodeSourceOf } from '../../../../test/fixtures/decode-source.js';
 import { analysisFixtures } from '../../../../test/fixtures/videos.js';
 import { resolveMediaBinaries } from '../../../adapters/media/binaries.js';
@@ -13,6 +13,7 @@ import {
   runningAnalysisWorkers,
   runTask,
   TaskCancelledError,
+  warmUpAnalysisThreads,
 } from './worker-client.js';
 
 const binaries = resolveMediaBinaries(process.env.TMPDIR ?? '/tmp');
@@ -36,6 +37,7 @@ const until = async (check: () => boolean, ms = 5000) => {
 };
 
 afterEach(async () => {
+  vi.useRealTimers();
   await endIdleAnalysisThreads();
 });
 
@@ -94,6 +96,38 @@ describe('analysis worker threads kept warm', () => {
     // The warm thread took the task; it ends instead of going back.
     await until(() => runningAnalysisWorkers() === 0);
     expect(idleAnalysisThreadIds()).not.toContain(warm);
+    expect(idleAnalysisThreadIds()).toHaveLength(0);
+  });
+
+  it('readies the threads a run needs at start, and keeps that many however long they wait', async () => {
+    await endIdleAnalysisThreads();
+    // Only the idle timers are faked: the threads' messages do not use them.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    await warmUpAnalysisThreads(2);
+    expect(new Set(idleAnalysisThreadIds()).size).toBe(2);
+    // A third thread joins while two tasks and a third run at once.
+    await Promise.all([1, 2, 3].map(() => runTask(detectTask([0, 9, 0]))));
+    expect(idleAnalysisThreadIds()).toHaveLength(3);
+    // The timers end threads synchronously (terminate is only asked for), so the pool is checked at once.
+    vi.advanceTimersByTime(61_000);
+    expect(idleAnalysisThreadIds()).toHaveLength(2);
+    // Ten minutes on, the two kept are still there, and a task takes one of them.
+    for (let minute = 0; minute < 10; minute++) vi.advanceTimersByTime(60_000);
+    expect(idleAnalysisThreadIds()).toHaveLength(2);
+    await runTask(detectTask([0, 9, 0]));
+    expect(idleAnalysisThreadIds()).toHaveLength(2);
+    // Asking again with threads already waiting starts none.
+    const before = new Set(idleAnalysisThreadIds());
+    await warmUpAnalysisThreads(2);
+    expect(new Set(idleAnalysisThreadIds())).toEqual(before);
+  });
+
+  it('without a warm-up, idle threads end after a minute', async () => {
+    await endIdleAnalysisThreads();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    await Promise.all([1, 2].map(() => runTask(detectTask([0, 9, 0]))));
+    expect(idleAnalysisThreadIds()).toHaveLength(2);
+    vi.advanceTimersByTime(61_000);
     expect(idleAnalysisThreadIds()).toHaveLength(0);
   });
 });

@@ -2,7 +2,9 @@
  * Runs analysis tasks in worker threads, so no heavy loop ever runs on the server's event loop. A thread that
  * finished its task waits (unreferenced, so it never keeps the process alive) for the next one: a run's pieces, its
  * join and a review's previews start on a warm thread instead of loading the engine's bundle and compiling the
- * counting kernel again (ADR 023). Cancelling (the signal) asks the thread to stop, kills its ffmpeg by pid, and
+ * counting kernel again (ADR 023). A process that runs jobs readies a run's threads when it starts and keeps that
+ * many (`warmUpAnalysisThreads`), so a run minutes after the last finds them warm too; more end after a minute idle.
+ * Cancelling (the signal) asks the thread to stop, kills its ffmpeg by pid, and
  * ends the thread when it answers or within half a second: a revoked run's processes are gone within a second, and
  * a cancelled task's thread is never reused.
  */
@@ -46,8 +48,11 @@ const ANALYSIS_WORKER = {
 
 /** Warm threads kept at most: a run's pieces on every worker, its join, a preview. */
 const MAX_IDLE_THREADS = 4;
-/** A warm thread unused this long ends (its heap is given back). */
+/** A warm thread unused this long ends (its heap is given back), unless it is one of the `keptWarm`. */
 const IDLE_THREAD_MS = 60_000;
+
+/** Idle threads kept however long they wait (`warmUpAnalysisThreads`); 0 until a job-running process asks. */
+let keptWarm = 0;
 
 const idleThreads = new Map<Worker, NodeJS.Timeout>();
 
@@ -71,7 +76,12 @@ function releaseThread(worker: Worker) {
     return;
   }
   worker.unref();
-  const timer = setTimeout(() => {
+  const timer = setTimeout(function endUnlessKept() {
+    if (idleThreads.size <= keptWarm) {
+      // One of the threads kept warm: look again later (the timer is unreferenced and cheap).
+      idleThreads.set(worker, setTimeout(endUnlessKept, IDLE_THREAD_MS).unref());
+      return;
+    }
     idleThreads.delete(worker);
     void worker.terminate();
   }, IDLE_THREAD_MS);
@@ -79,13 +89,26 @@ function releaseThread(worker: Worker) {
   idleThreads.set(worker, timer);
 }
 
+/**
+ * Starts `count` threads (at most MAX_IDLE_THREADS) and readies each with a warm-up task, then keeps that many idle
+ * threads however long they wait: a run's pieces and its join start on threads whose bundle is loaded and whose
+ * counting kernel is compiled and optimised — about a second of CPU a run otherwise pays whenever the last run was
+ * more than a minute ago (ADR 023). A process that runs jobs calls it once at start; nothing waits for it.
+ */
+export async function warmUpAnalysisThreads(count: number): Promise<void> {
+  keptWarm = Math.min(MAX_IDLE_THREADS, Math.max(0, Math.floor(count)));
+  const missing = Math.max(0, keptWarm - idleThreads.size - running);
+  await Promise.all(Array.from({ length: missing }, () => runTask({ kind: 'warm-up' })));
+}
+
 /** The warm threads' ids (tests check that a task reuses one). */
 export function idleAnalysisThreadIds(): number[] {
   return [...idleThreads.keys()].map((worker) => worker.threadId);
 }
 
-/** Ends the warm threads (tests that count threads; nothing else needs to). */
+/** Ends the warm threads and stops keeping any (tests that count threads; nothing else needs to). */
 export async function endIdleAnalysisThreads(): Promise<void> {
+  keptWarm = 0;
   const workers = [...idleThreads.keys()];
   for (const [worker, timer] of idleThreads) {
     clearTimeout(timer);
