@@ -105,7 +105,7 @@ describe('analysis worker threads kept warm', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     await warmUpAnalysisThreads(2);
     expect(new Set(idleAnalysisThreadIds()).size).toBe(2);
-    // A third thread joins while two tasks and a third run at once.
+    // Three tasks at once: the two ready threads take two, a new thread the third.
     await Promise.all([1, 2, 3].map(() => runTask(detectTask([0, 9, 0]))));
     expect(idleAnalysisThreadIds()).toHaveLength(3);
     // The timers end threads synchronously (terminate is only asked for), so the pool is checked at once.
