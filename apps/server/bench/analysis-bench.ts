@@ -128,9 +128,9 @@ async function quietMachine(h: BenchHarness): Promise<number> {
 }
 
 /**
- * Pairs behind each movement target row. Three left the median at the mercy of one disturbed pair: in one run the
- * pairs went 2.55, 1.39 and 1.75 ×, and the row's median moved by 0.5 × between runs minutes apart on one machine.
- * Five halve the chance that two outliers on one side decide it, for ~40 s more a row.
+ * Pairs behind each movement target row. With three, two disturbed pairs on one side decide the median (one run's
+ * pairs went 2.55, 1.39 and 1.75 ×, and the row's median moved by 0.5 × between runs minutes apart on one machine);
+ * with five it takes three, about half as likely when one pair in five is disturbed. ~40 s more a row.
  */
 const TARGET_PAIRS = 5;
 
