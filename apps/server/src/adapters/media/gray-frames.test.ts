@@ -4,13 +4,14 @@
  * byte, and for every way a decode can end: cleanly, ffmpeg failing at once or not starting, a cancel, a reader
  * that throws, a stream that ends mid-frame (a stand-in decoder).
  */
-import { chmodSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { H264_FIXTURE, videoFixtures } from '../../../test/fixtures/videos.js';
 import { resolveMediaBinaries } from './binaries.js';
 import { FILE_START } from './clean-start.js';
+import { claimCpu, parseCpuList } from './cpu-claims.js';
 import { type DecodeSource, type DecodeWindow, grayDecodeArgs, readGrayFrames } from './gray-frames.js';
 import { ProcessError, runProcess } from './run-process.js';
 import { openFramePair } from './socket-frames.js';
@@ -178,6 +179,83 @@ describe('readGrayFrames', () => {
     await expect(
       readGrayFrames(ffmpeg, source, windowOf(), { frame: new Uint8Array(F.width * F.height - 1), onFrame: () => {} }),
     ).rejects.toThrow(/frame buffer/);
+  });
+});
+
+/** The CPUs process `pid` may run on, from the kernel's own list. */
+function cpusOf(pid: number | 'self'): number[] | null {
+  const list = /^Cpus_allowed_list:\s*(\S+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return list === undefined ? null : parseCpuList(list);
+}
+
+/**
+ * A decode of `frames` frames on one thread; answers the CPUs its ffmpeg could run on, read at the first frame: 20
+ * frames (1.5 MB) do not fit in the socket, so ffmpeg is still writing then.
+ */
+async function decodeAffinity(frames = 20): Promise<number[] | null> {
+  const frame = new Uint8Array(F.width * F.height);
+  let pid = 0;
+  let affinity: number[] | null = null;
+  await readGrayFrames(ffmpeg, source, windowOf({ frames, threads: 1 }), {
+    frame,
+    onSpawn: (spawned) => {
+      pid = spawned;
+    },
+    // By the first frame taskset has pinned itself and become ffmpeg (same pid).
+    onFrame: (index) => {
+      if (index === 0) affinity = cpusOf(pid);
+    },
+  });
+  return affinity;
+}
+
+// ADR 023 (one CPU a decode): CI runs on Linux with util-linux's taskset and at least two cores.
+describe('a single-threaded decode on a CPU of its own', () => {
+  const ours = cpusOf('self')!;
+  const claims = () => path.join(tmp, 'subject-video-analysis-cpus');
+
+  it('runs ffmpeg on the first free CPU this process may use, and gives the CPU back after', async () => {
+    expect(ours.length).toBeGreaterThanOrEqual(2);
+    expect(await decodeAffinity()).toEqual([ours[0]]);
+    expect(readdirSync(claims())).toEqual([]);
+    // A CPU another process holds is left to it.
+    const held = claimCpu([ours[0]!], claims())!;
+    try {
+      expect(await decodeAffinity()).toEqual([ours[1]]);
+    } finally {
+      held.release();
+    }
+  });
+
+  it('runs unpinned when every CPU has a decode, and a decode with ffmpeg’s own threads is never pinned', async () => {
+    const held = ours.map((cpu) => claimCpu([cpu], claims())!);
+    try {
+      expect(await decodeAffinity()).toEqual(ours);
+    } finally {
+      for (const claim of held) claim.release();
+    }
+    const frame = new Uint8Array(F.width * F.height);
+    let pid = 0;
+    let affinity: number[] | null = null;
+    await readGrayFrames(ffmpeg, source, windowOf({ frames: 20 }), {
+      frame,
+      onSpawn: (spawned) => {
+        pid = spawned;
+      },
+      onFrame: (index) => {
+        if (index === 0) affinity = cpusOf(pid);
+      },
+    });
+    expect(affinity).toEqual(ours);
+  });
+
+  it('gives the CPU back when the decode fails', async () => {
+    const frame = new Uint8Array(F.width * F.height);
+    const text = { ...source, path: fixtures.textMp4 };
+    await expect(
+      readGrayFrames(ffmpeg, text, windowOf({ threads: 1 }), { frame, onFrame: () => {} }),
+    ).rejects.toBeInstanceOf(ProcessError);
+    expect(readdirSync(claims())).toEqual([]);
   });
 });
 

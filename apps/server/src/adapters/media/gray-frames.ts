@@ -6,6 +6,7 @@
  * call it from a worker thread.
  */
 import { type CleanStart, judgeDecode } from './clean-start.js';
+import { claimDecodeCpu } from './cpu-claims.js';
 import { inputArgs, type VideoDemuxer } from './input-policy.js';
 import { ProcessError, runProcess } from './run-process.js';
 import { type FrameReader, openFramePair } from './socket-frames.js';
@@ -140,13 +141,19 @@ export async function readGrayFrames(
   // Kills ffmpeg when the reader fails first (onFrame threw): its error is then the reason, not the kill.
   const readerFailed = new AbortController();
   const signal = hooks.signal ? AbortSignal.any([hooks.signal, readerFailed.signal]) : readerFailed.signal;
+  // A single-threaded decode (one of several side by side) runs on a CPU of its own when one is free.
+  const cpu = window.threads === 1 ? claimDecodeCpu() : null;
   let decoding: ReturnType<typeof runProcess>;
   try {
     decoding = runProcess(ffmpeg, grayDecodeArgs(source, window), {
       signal,
       onSpawn: hooks.onSpawn,
       stdoutSocket: pair.childEnd,
+      pin: cpu ?? undefined,
     });
+  } catch (error) {
+    cpu?.release();
+    throw error;
   } finally {
     // ffmpeg holds its own copy now: the stream ends when ffmpeg ends.
     pair.release();
@@ -156,6 +163,7 @@ export async function readGrayFrames(
     throw error;
   });
   const [decoded, frames] = await Promise.allSettled([decoding, read]);
+  cpu?.release();
   if (frames.status === 'rejected') throw frames.reason;
   if (decoded.status === 'rejected') throw decoded.reason;
   const { stderr, stderrOverflow } = decoded.value;

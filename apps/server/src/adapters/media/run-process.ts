@@ -42,11 +42,14 @@ function spawnMedia(
   command: string,
   args: string[],
   stdout: 'pipe' | Socket,
+  pin: ProcessOptions['pin'],
 ): ChildProcessByStdio<null, Readable | null, Readable> {
   assertGuardedInputs(args, { requireInput: path.basename(command).startsWith('ffprobe') });
+  // taskset sets its own affinity and then execs the command: the child's pid, output and exit are the command's.
+  const [file, argv] = pin ? [pin.taskset, ['-c', String(pin.cpu), command, ...args]] : [command, args];
   // The stdio tuple's overloads do not cover a stream in it: the child has no stdin, stderr is a pipe, and stdout a
   // pipe or the caller's socket (then `child.stdout` is null).
-  const child = spawn(command, args, { stdio: ['ignore', stdout, 'pipe'], windowsHide: true }) as ChildProcessByStdio<
+  const child = spawn(file, argv, { stdio: ['ignore', stdout, 'pipe'], windowsHide: true }) as ChildProcessByStdio<
     null,
     Readable | null,
     Readable
@@ -71,6 +74,8 @@ export interface ProcessOptions {
   stdoutSocket?: Socket;
   /** The child's pid once it runs, so a supervisor can kill it even if the caller's thread is stuck. */
   onSpawn?: (pid: number) => void;
+  /** Runs the child on this one CPU only, through `taskset` (a claimed CPU: cpu-claims.ts). */
+  pin?: { taskset: string; cpu: number };
 }
 
 export interface ProcessResult {
@@ -84,9 +89,10 @@ export interface ProcessResult {
 
 /**
  * The one place in src that runs a process (a test fails when any other file starts one): ffmpeg or ffprobe,
- * spawned without a shell. One rule for all of them: stdout collected (small outputs) or streamed to `onStdout`;
- * stderr kept (its tail goes into every ProcessError); a non-zero exit, a timeout, an abort of `signal`, too much
- * output or a failing `onStdout` kills the child (SIGKILL) and rejects with a ProcessError (or `onStdout`'s error).
+ * spawned without a shell (through `taskset` when `pin` asks for one CPU). One rule for all of them: stdout
+ * collected (small outputs) or streamed to `onStdout`; stderr kept (its tail goes into every ProcessError); a
+ * non-zero exit, a timeout, an abort of `signal`, too much output or a failing `onStdout` kills the child (SIGKILL)
+ * and rejects with a ProcessError (or `onStdout`'s error).
  */
 export function runProcess(command: string, args: string[], options: ProcessOptions = {}): Promise<ProcessResult> {
   const name = path.basename(command);
@@ -97,7 +103,7 @@ export function runProcess(command: string, args: string[], options: ProcessOpti
     }
     let child: ChildProcessByStdio<null, Readable | null, Readable>;
     try {
-      child = spawnMedia(command, args, options.stdoutSocket ?? 'pipe');
+      child = spawnMedia(command, args, options.stdoutSocket ?? 'pipe', options.pin);
     } catch (error) {
       reject(error);
       return;
