@@ -3,7 +3,6 @@
 // (issue 22) with both algorithms, memory, and preview latency.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { IntensityCounter, type IntensityParameters } from '../src/modules/analysis/engine/intensity.js';
 import { uploadReadyVideo } from './bench-uploads.js';
@@ -15,10 +14,10 @@ import {
   measureRun,
   median,
   pairedMeasureRows,
+  quietMachine,
   type RunMeasure,
   rate,
   runMeasureRows,
-  sleep,
   VIDEO,
 } from './run-measure.js';
 
@@ -115,16 +114,6 @@ function counterRate(file: string, parameters: IntensityParameters): number {
 interface VideoUrls {
   videoUrl: string;
   analysisUrl: string;
-}
-
-/** Waits (at most a minute) for the 1-minute load average to fall below 1.5; answers the load it measured at. */
-async function quietMachine(h: BenchHarness): Promise<number> {
-  const started = performance.now();
-  while (os.loadavg()[0]! >= 1.5 && performance.now() - started < 60_000) {
-    h.log(`load average ${os.loadavg()[0]!.toFixed(2)}: waiting for the machine to quieten...`);
-    await sleep(10_000);
-  }
-  return os.loadavg()[0]!;
 }
 
 /**

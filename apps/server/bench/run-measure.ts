@@ -1,6 +1,8 @@
 // What the analysis rows of `npm run bench` measure of one run through the API: wall time, the server's CPU and
-// memory, and its ffmpeg children's peak memory (shared by analysis-bench.ts and location-bench.ts).
+// memory, and its ffmpeg children's peak memory (shared by analysis-bench.ts and location-bench.ts); and the wait for
+// a quiet machine that timed rows start with.
 import { readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import type { BenchHarness } from './harness.js';
 
 export const VIDEO = { width: 640, height: 480, fps: 30, seconds: 600 } as const;
@@ -9,6 +11,17 @@ export const FRAMES = VIDEO.fps * VIDEO.seconds;
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 export const rate = (framesPerSecond: number) => `${Math.round(framesPerSecond)} frames/s`;
+
+/** Waits (at most a minute) for the 1-minute load average to fall below 1.5; answers the load it measured at. */
+export async function quietMachine(h: BenchHarness): Promise<number> {
+  const started = performance.now();
+  while (os.loadavg()[0]! >= 1.5 && performance.now() - started < 60_000) {
+    h.log(`load average ${os.loadavg()[0]!.toFixed(2)}: waiting for the machine to quieten...`);
+    await sleep(10_000);
+  }
+  return os.loadavg()[0]!;
+}
+
 /** Summed RSS (MB) of the ffmpeg processes whose parent is `pid` (worker threads spawn them from the server). */
 function ffmpegChildrenRssMb(pid: number): number {
   let kb = 0;
