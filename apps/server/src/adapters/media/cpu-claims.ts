@@ -28,11 +28,11 @@ export function parseCpuList(list: string): number[] | null {
   return cpus;
 }
 
-/** The CPUs this process may run on (its affinity, which a container's cpuset narrows), or null off Linux. */
-export function allowedCpus(): number[] | null {
+/** The CPUs a process (this one by default) may run on: its affinity, narrowed by a cpuset; null off Linux. */
+export function allowedCpus(pid: number | 'self' = 'self'): number[] | null {
   if (process.platform !== 'linux') return null;
   try {
-    const list = /^Cpus_allowed_list:\s*(\S+)/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
+    const list = /^Cpus_allowed_list:\s*(\S+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
     return list === undefined ? null : parseCpuList(list);
   } catch {
     return null;

@@ -4,14 +4,14 @@
  * byte, and for every way a decode can end: cleanly, ffmpeg failing at once or not starting, a cancel, a reader
  * that throws, a stream that ends mid-frame (a stand-in decoder).
  */
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { H264_FIXTURE, videoFixtures } from '../../../test/fixtures/videos.js';
 import { resolveMediaBinaries } from './binaries.js';
 import { FILE_START } from './clean-start.js';
-import { claimCpu, parseCpuList } from './cpu-claims.js';
+import { allowedCpus, claimCpu } from './cpu-claims.js';
 import { type DecodeSource, type DecodeWindow, grayDecodeArgs, readGrayFrames } from './gray-frames.js';
 import { ProcessError, runProcess } from './run-process.js';
 import { openFramePair } from './socket-frames.js';
@@ -182,12 +182,6 @@ describe('readGrayFrames', () => {
   });
 });
 
-/** The CPUs process `pid` may run on, from the kernel's own list. */
-function cpusOf(pid: number | 'self'): number[] | null {
-  const list = /^Cpus_allowed_list:\s*(\S+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-  return list === undefined ? null : parseCpuList(list);
-}
-
 /**
  * A decode of 20 frames (ffmpeg's own threads unless `threads` says); answers the CPUs its ffmpeg could run on,
  * read at the first frame: 20 frames (1.5 MB) do not fit in the socket, so ffmpeg is still writing then.
@@ -203,7 +197,7 @@ async function decodeAffinity(threads?: number): Promise<number[] | null> {
     },
     // By the first frame taskset has pinned itself and become ffmpeg (same pid).
     onFrame: (index) => {
-      if (index === 0) affinity = cpusOf(pid);
+      if (index === 0) affinity = allowedCpus(pid);
     },
   });
   return affinity;
@@ -211,7 +205,7 @@ async function decodeAffinity(threads?: number): Promise<number[] | null> {
 
 // ADR 023 (one CPU a decode): CI runs on Linux with util-linux's taskset and at least two cores.
 describe('a single-threaded decode on a CPU of its own', () => {
-  const ours = cpusOf('self')!;
+  const ours = allowedCpus()!;
   const claims = () => path.join(tmp, 'subject-video-analysis-cpus');
 
   it('runs ffmpeg on the first free CPU this process may use, and gives the CPU back after', async () => {
